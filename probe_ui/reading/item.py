@@ -124,6 +124,10 @@ class Item:
             for lab in self.labels:
                 if len(lab.strip()) == 1 and lab.strip().isalpha():
                     self.letters.setdefault(lab.strip().upper(), lab)
+        # the letters the options' own names hold as a word ("Stanford type A dissection", "Hepatitis B"): written alone
+        # in a reply, such a letter may be the name's rather than the option's
+        self.named_letters = frozenset(ch for ch in self.letters if any(
+            re.search(rf"(?<![\w\-]){ch}(?![\w\-])", o) for o in self.options))
         # option text → label (choice items)
         self.option_map: list[tuple[str, str]] = []
         if kind == "choice":

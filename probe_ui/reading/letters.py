@@ -59,7 +59,7 @@ def bare_letters(text: str, item: Item) -> tuple[list[str], bool]:
                     continue
                 if ch == "I" and i in (1, 2, 4, 5, 6, 7, 8):
                     continue  # "I." / ", I" / "I or" are the pronoun or a numeral; a lone "I" is the exact rule
-                if i == _IN_OPTION_TEXT and any(re.search(rf"(?<![\w\-]){ch}(?![\w\-])", o) for o in item.options):
+                if i == _IN_OPTION_TEXT and ch in item.named_letters:
                     continue  # "..., so A rather than B." when the options are Stanford type A and B
                 lab = item.letter(ch)
                 if lab is None:

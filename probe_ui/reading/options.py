@@ -448,6 +448,12 @@ def _shortened(said: str, option: str) -> bool:
     return sum(w in opt for w in words) * 2 >= len(words) and words[0] in opt | {"a", "an", "the"}
 
 
+@functools.lru_cache(maxsize=64)
+def _walk_entry(lab: str) -> re.Pattern[str]:
+    """An option's letter opening an entry of its own ("B. right: yes", "C) Bilateral — incorrect")."""
+    return re.compile(r"(?:^|(?<=[.!?;\n])|(?<=[.!?;][ \t]))[ \t]*[(\[]?(" + re.escape(lab) + r")[.):\]][ \t]")
+
+
 def option_walk(text: str, item: Item) -> list[tuple[int, int]]:
     """The letters of a reply that goes through every option in order, each as an entry of its own ("A. left: no. B.
     right: yes. C. ...", "A) Left side - unlikely\nB) Right side - ..."): the first entry's letter opens a walk, not
@@ -457,8 +463,7 @@ def option_walk(text: str, item: Item) -> list[tuple[int, int]]:
     spans: list[tuple[int, int]] = []
     at = 0
     for lab in item.labels:
-        m = re.compile(r"(?:^|(?<=[.!?;\n])|(?<=[.!?;][ \t]))[ \t]*[(\[]?(" + re.escape(lab)
-                       + r")[.):\]][ \t]").search(text, at)
+        m = _walk_entry(lab).search(text, at)
         if m is None:
             return []
         spans.append(m.span(1))

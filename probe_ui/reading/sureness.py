@@ -156,10 +156,7 @@ def _letters_in_option_texts(text: str, item: Item) -> bool:
     """Whether the options' own names hold a letter that is also an option's letter ("Stanford type A dissection",
     "Hepatitis B", "Vitamin D deficiency"), and the reply writes that letter alone: which one it means, the option or
     the name, is a guess (a hostile review of batches 86-87)."""
-    if item.kind != "choice":
-        return False
-    held = {lab for opt in item.options for lab in item.labels if re.search(rf"(?<![\w\-]){lab}(?![\w\-])", opt)}
-    return any(re.search(rf"(?<![\w\-']){lab}(?![\w\-'])", text) for lab in held)
+    return any(re.search(rf"(?<![\w\-']){ch}(?![\w\-'])", text) for ch in item.named_letters)
 
 
 _OPENING_LETTER = re.compile(r"\A[\s*_>#\"'`]*[(\[]?([A-Z])[)\].:]?(?=[\s*_,;:\u2013\u2014\-]|\Z)")

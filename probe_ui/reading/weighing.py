@@ -7,6 +7,7 @@ mentions so that the rule order can mask them or call the reading ambiguous.
 
 from __future__ import annotations
 
+import functools
 import re
 
 from probe_ui.reading import lexicon, synonyms
@@ -326,31 +327,32 @@ _SHOWS_IN_GENERAL = (r"[ \t]+(?:would|can|may|should|will|typically|usually|clas
 _PLACE_OPTION = re.compile(r"(?i)\A(?:the\b|.*\b(?:left|right|both|bilateral|upper|lower|anterior|posterior)\b)")
 
 
+@functools.lru_cache(maxsize=1024)
+def _sentence_of_option(opt: str, lead: str, tail: str) -> re.Pattern[str]:
+    """A sentence that opens with ``lead`` and an option's text, then ``tail``; compiled once per option and form."""
+    return re.compile(r"(?i)(?:\A|(?<=[.!?\n])|(?<=[.!?][ \t]))[ \t*_\-]*" + lead
+                      + r"[ \t]+".join(map(re.escape, opt.split())) + tail)
+
+
+def _sentences_of_options(text: str, item: Item, lead: str, tail: str) -> list[tuple[int, int]]:
+    """Where :func:`_sentence_of_option` finds a sentence about an option that is no place in the image."""
+    return [m.span() for opt, _ in item.option_map if len(opt) >= 3 and not _PLACE_OPTION.match(opt)
+            for m in _sentence_of_option(opt, lead, tail).finditer(text)]
+
+
 def option_remarks(text: str, item: Item) -> list[tuple[int, int]]:
     """The sentences that open with an option's text and say what it shows in general (:data:`_SHOWS_IN_GENERAL`),
     nothing of this case."""
-    spans: list[tuple[int, int]] = []
-    for opt, _ in item.option_map:
-        if len(opt) < 3 or _PLACE_OPTION.match(opt):
-            continue
-        pat = re.compile(r"(?i)(?:\A|(?<=[.!?\n])|(?<=[.!?][ \t]))[ \t*_\-]*"
-                         + r"[ \t]+".join(map(re.escape, opt.split())) + _SHOWS_IN_GENERAL)
-        spans += [m.span() for m in pat.finditer(text) if not _OF_THIS_CASE.search(m.group(0))]
-    return spans
+    return [(a, b) for a, b in _sentences_of_options(text, item, "", _SHOWS_IN_GENERAL)
+            if not _OF_THIS_CASE.search(text, a, b)]
 
 
 def hypothetical_cases(text: str, item: Item) -> list[tuple[int, int]]:
     """Sentences that say what would hold in a case of an option ("In a communicating hydrocephalus the CSF can pass
     freely ..., so the fourth ventricle would be enlarged", batch 88): a hypothesis set against this image, which
     names that option only to weigh it; only where the rest of the reply says something of its own."""
-    spans: list[tuple[int, int]] = []
-    for opt, _ in item.option_map:
-        if len(opt) < 3 or _PLACE_OPTION.match(opt):
-            continue
-        pat = re.compile(r"(?i)(?:\A|(?<=[.!?\n])|(?<=[.!?][ \t]))[ \t*_\-]*in\s+(?:an?\s+|the\s+)?"
-                         + r"[ \t]+".join(map(re.escape, opt.split()))
-                         + r"\b[^.!?\n]*\b(?:would|could|can|typically|usually|tends?\s+to)\b[^.!?\n]*")
-        spans += [m.span() for m in pat.finditer(text)]
+    spans = _sentences_of_options(text, item, r"in\s+(?:an?\s+|the\s+)?",
+                                  r"\b[^.!?\n]*\b(?:would|could|can|typically|usually|tends?\s+to)\b[^.!?\n]*")
     return spans if spans and len(re.findall(r"[^\W\d_]+", mask_spans(text, spans))) >= 3 else []
 
 

@@ -48,14 +48,23 @@ def _for_another_finding(rest: str, item: Item) -> bool:
     """Whether "positive/negative for X" names a finding X that shares no word with what the question asks about,
     while the reply goes on to speak of that ("IMPRESSION: Positive for pneumothorax. No pleural effusion." to "Is
     there a pleural effusion?"; not "Negative for cardiomegaly." to "Is the heart enlarged?", its own words)."""
-    f = _FOR_FINDING.match(rest)
-    if f is None or not item.question:
+    split = _result_and_rest(rest, _FOR_FINDING)
+    if split is None or not item.question:
         return False
-    parts = _LIST_PARTS.split(f.group(1))
-    denied = " ".join(p for p in parts if _DENIED_PART.match(p))
     asked = finding_stems(item.question)
-    return another_finding(" ".join(p for p in parts if not _DENIED_PART.match(p)), asked) \
-        and bool(finding_stems(denied + " " + rest[f.end():]) & asked)
+    return another_finding(split[0], asked) and bool(finding_stems(split[1]) & asked)
+
+
+def _result_and_rest(after: str, form: re.Pattern[str]) -> tuple[str, str] | None:
+    """What a result opener ("Positive for ...", "Confirmed: ...") gives its result for, read from ``after`` (the text
+    after the opener word) by ``form``: the parts of its list it confirms ("pneumothorax, no effusion" confirms the
+    pneumothorax), and the rest of the reply (the parts it denies, then what follows the list); None without one."""
+    f = form.match(after)
+    if f is None:
+        return None
+    parts = _LIST_PARTS.split(f.group(1))
+    return (" ".join(p for p in parts if not _DENIED_PART.match(p)),
+            " ".join([*(p for p in parts if _DENIED_PART.match(p)), after[f.end():]]))
 
 
 # a result opening the reply ("Negative for pneumothorax.", "IMPRESSION: Confirmed: pneumothorax."), and a finding
@@ -80,14 +89,12 @@ def result_for_another_finding(text: str, item: Item, label: str | None = None) 
     asked = finding_stems(item.question)
     named: list[str] = []
     opener = _RESULT_OPENER.match(text)
-    if opener is not None and (f := _RESULT_FOR.match(text, opener.end())) is not None:
+    split = _result_and_rest(text[opener.end():], _RESULT_FOR) if opener is not None else None
+    if opener is not None and split is not None and not finding_stems(text[:opener.end()] + " " + split[1]) & asked:
         # a list is one result ("Negative for pneumothorax, effusion, or consolidation."); the reply may go on to
         # the finding asked about ("Positive for pneumothorax. No pleural effusion.", "Confirmed: pneumothorax, no
         # effusion."), which answers it
-        parts = _LIST_PARTS.split(f.group(1))
-        rest = " ".join([text[:f.start(1)], *(p for p in parts if _DENIED_PART.match(p)), text[f.end(1):]])
-        if not finding_stems(rest) & asked:
-            named.append(" ".join(p for p in parts if not _DENIED_PART.match(p)))
+        named.append(split[0])
     entries = [(m.group(1), _RESULT_SAYS[m.group(2).casefold()]) for m in _FINDING_RESULT.finditer(text)]
     own = {says for name, says in entries if finding_stems(name) & asked}
     if own:
