@@ -12,9 +12,9 @@ import re
 import pytest
 
 from probe_ui.reading import languages, lexicon, methods, overlap, subject, synonyms
-from probe_ui.reading.answers import extract, is_refusal
+from probe_ui.reading.answers import extract, get_item, is_refusal
 from probe_ui.reading.refusals import REFUSAL_PHRASES
-from probe_ui.reading.weighing import is_truncated
+from probe_ui.reading.weighing import dismissed_entries, is_truncated
 
 YN = ("yes", "no")
 ABCD = ("A", "B", "C", "D")
@@ -10255,3 +10255,99 @@ def test_a_withdrawal_in_its_own_words_is_no_decline() -> None:
     # (read yes, sure, and flagged)
     answer = extract(reply, "yesno", ("yes", "no"), question="Is this a T2-weighted MRI?")
     assert (answer.choice, answer.refusal) == (None, False)
+
+
+@pytest.mark.parametrize("reply, choice", [
+    # batch 88: an escape option named only to be set aside (read nothing: "None of the above" against the answer)
+    ("- **Glioblastoma** fits best.\n- **None of the above** doesn't apply, since one option fits well.\n\n"
+     "My answer is **A, glioblastoma**.", "A"),
+    ("- Meningioma: extra-axial, dural tail. Consistent.\n- None of the above: not applicable.\n\nAnswer: B", "B"),
+    ("| Option | Evidence |\n| --- | --- |\n| None of the above | An abnormality is clearly present — ✗ |\n\n"
+     "Answer: B", "B"),
+    # stated, it still stands
+    ("None of the above.", "D"),
+    ("None of the above fits: this is a lymphoma.", "D"),
+])
+def test_an_escape_option_set_aside_is_not_stated(reply: str, choice: str) -> None:
+    options = ("Glioblastoma", "Meningioma", "Abscess", "None of the above")
+    assert extract(reply, "choice", ABCD, options, question="What is the lesion?").choice == choice
+
+
+@pytest.mark.parametrize("reply, choice, sure", [
+    # batch 88: what is left once the others are set aside, in bold, its option named after a comma
+    ('It is larger than 1 cm, so "under 1 cm" does not fit.\n\nThat leaves **C, 1 to 3 cm**.', "C", True),
+    ("So C, 1 to 3 cm.", "C", True),
+])
+def test_what_the_elimination_leaves_is_declared(reply: str, choice: str, sure: bool) -> None:
+    options = ("Under 1 cm", "Not a suitable question for the image", "1 to 3 cm", "Over 3 cm")
+    answer = extract(reply, "choice", ABCD, options, question="How large is the renal cyst?")
+    assert (answer.choice, answer.sure) == (choice, sure)
+
+
+def test_a_lone_letter_where_a_long_reply_puts_its_answer_is_sure() -> None:
+    # batch 88: the letter in the first sentence of a long review is where it answers (the length is no doubt); in the
+    # middle of it, the reading stays a guess
+    options = ("Left kidney", "Right kidney", "Both kidneys", "Neither kidney")
+    body = ("This is a coronal contrast-enhanced CT in the excretory phase. The left renal pelvis and calyces are "
+            "dilated, with blunting of the calyceal fornices and thinning of the overlying cortex. The left ureter is "
+            "dilated down to the level of the pelvic brim, where there is an abrupt transition. The right collecting "
+            "system is normal in calibre and the right ureter opacifies normally.")
+    first = extract("The hydronephrosis is on the left — option A.\n\n" + body, "choice", ABCD, options,
+                    question="Which kidney shows hydronephrosis?")
+    middle = extract(body.replace(" The left ureter", " So the answer is the left, option A. The left ureter"),
+                     "choice", ABCD, options, question="Which kidney shows hydronephrosis?")
+    assert (first.choice, first.sure) == ("A", True)
+    assert (middle.choice, middle.sure) == ("A", False)
+
+
+@pytest.mark.parametrize("reply, choice", [
+    # batch 88: a modality word that only says how the denied signs would show (read no, sure)
+    ("Cholelithiasis without sonographic signs of cholecystitis.", None),
+    ("This is not an ultrasound image.", "no"),
+])
+def test_signs_denied_by_modality_do_not_deny_the_modality(reply: str, choice: str | None) -> None:
+    answer = extract(reply, "yesno", ("yes", "no"), question="Is this an ultrasound image? (please answer yes/no)")
+    assert answer.choice == choice
+
+
+def test_a_closing_sentence_that_opens_with_the_answer_is_the_verdict() -> None:
+    # batch 88: a systematic review, its body's "no" describing what is absent, its last sentence opening with the
+    # answer (read nothing)
+    reply = ("1. **Liver contour:** Diffusely nodular surface.\n2. **Portal vein:** Patent; no thrombus.\n"
+             "3. **Parenchyma:** No focal arterial-enhancing lesion on this phase.\n\n**Conclusion:** The morphology "
+             "and the portal hypertension signs together make cirrhosis clear. **Yes, the liver is cirrhotic.**")
+    answer = extract(reply, "yesno", ("yes", "no"), question="Does the liver appear cirrhotic?")
+    assert (answer.choice, answer.method, answer.sure) == ("yes", "final_verdict", True)
+
+
+@pytest.mark.parametrize("reply, choice", [
+    # batch 88: a differential whose entries each set their option aside; the impression names what is left in other
+    # words (read nothing)
+    ("**Differential:**\n- **Pseudocyst:** fluid attenuation and a well-defined wall; this is solid, so no.\n"
+     "- **Intraductal papillary mucinous neoplasm:** cystic and communicating with the duct — not the pattern here.\n"
+     "- **None of the above:** Not applicable; there is a clear lesion.\n\n**Impression:** PDAC of the pancreatic "
+     "head.", "C"),
+    # without the entries' verdicts, three options are named and none is read
+    ("**Differential:**\n- **Pseudocyst:** fluid attenuation and a well-defined wall.\n"
+     "- **Intraductal papillary mucinous neoplasm:** cystic and communicating with the duct.\n\n"
+     "PDAC of the pancreatic head is the other candidate.", None),
+])
+def test_options_dismissed_entry_by_entry_leave_the_answer(reply: str, choice: str | None) -> None:
+    options = ("Pseudocyst", "None of the above", "Ductal adenocarcinoma", "Intraductal papillary mucinous neoplasm")
+    assert extract(reply, "choice", ABCD, options, question="What is the pancreatic lesion?").choice == choice
+
+
+def test_an_entry_that_takes_its_option_up_is_no_dismissal() -> None:
+    item = get_item("choice", ABCD, ("Glioblastoma", "Meningioma", "Abscess", "None of the above"),
+                    "What is the lesion?")
+    text = ("- **Glioblastoma** fits best; an abscess is unlikely.\n- **Meningioma:** extra-axial, not consistent.\n"
+            "- Abscess — no.")
+    dismissed = [text[a:b] for a, b in dismissed_entries(text, item)]
+    assert dismissed == ["- **Meningioma:** extra-axial, not consistent.", "- Abscess — no."]
+
+
+def test_multifragmentary_is_comminuted() -> None:
+    # batch 88: the AO/OTA term (read nothing)
+    options = ("Transverse", "Spiral", "Comminuted", "Not a suitable question for the image")
+    reply = "A multifragmentary fracture of the proximal tibia involving the articular surface."
+    assert extract(reply, "choice", ABCD, options, question="What fracture pattern is shown?").choice == "C"

@@ -292,6 +292,7 @@ from probe_ui.reading.weighing import (
     closing_left_open,
     conditional_answers,
     cut_after_modifier,
+    dismissed_entries,
     entertained_labels,
     features_of_both,
     hypothetical_cases,
@@ -1495,7 +1496,7 @@ def _read_choice(clean: str, item: Item, decl: Found, out_of_range: bool, refusa
     # named as the answer (weighing.unexcluded_spans)
     judged = mask_spans(masked, [*(m.span() for m in JUDGEMENT.finditer(masked)), *spared,
                                  *unexcluded_spans(masked), *textbook_remarks(masked, item),
-                                 *hypothetical_cases(masked, item)])
+                                 *hypothetical_cases(masked, item), *dismissed_entries(masked, item)])
     citem = canonical_item(item.kind, item.labels, item.options, item.question)
     canon = synonyms.canonical(judged, citem.narrow)
     how = "synonym" if canon != judged or citem.option_map != item.option_map else ""
@@ -1852,6 +1853,11 @@ def _read_words(clean: str, item: Item, refusal: bool) -> tuple[str | None, str]
     mark = SENTENCE_END.search(text)
     if lab is None and mark is not None and text[mark.end():].strip():
         lab = closing_label(text, item)
+        if lab is None and leading_word(text, item) is None:
+            # batch 88: a systematic review whose closing sentence opens with its answer ("... **Conclusion:** The
+            # morphology and the portal hypertension signs together make cirrhosis clear. **Yes, the liver is
+            # cirrhotic.**"), the body's "no thrombus", "no focal lesion" describing what is absent
+            lab = closing_answer(text, item)
     if lab is not None:
         return lab, "final_verdict"
     lab = leading_word(text, item)

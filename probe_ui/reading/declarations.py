@@ -138,17 +138,18 @@ _DECL_HEDGE = re.compile(
 # "..., so B." / "Therefore (C)." / "hence the answer is A": a conclusion that ends its sentence with a letter
 _DECL_CONCLUSION = re.compile(
     r"\b(?i:so|thus|hence|therefore|leaves(?:\s+(?:us\s+with|only))?|leaving(?:\s+only)?)\b[ \t]*,?[ \t]*"
-    r"(?:(?i:the\s+answer\s+is|it(?:'s|\s+is)|option|choice)[ \t]+)?"
-    r"([(\[])?([A-Z])[)\]]?(?=[ \t]*(?:[.!;\n]|\Z))"
+    r"(?:(?i:the\s+answer\s+is|it(?:'s|\s+is)|option|choice)[ \t]+)?(?:\*\*|__)?"
+    r"([(\[])?([A-Z])[)\]]?(?:\*\*|__)?(?=[ \t]*(?:[.!;\n]|\Z))"
 )
 # "..., so D, IPMN." / "Therefore B - the sac has grown.": the same conclusion with the letter's option named or
 # explained after it (batch 10); read when what follows names no other option or letter
 # batch 67: "The exposure history and the single expanding ring point to A, erythema migrans." (what the findings point
-# to, the letter with its option named)
+# to, the letter with its option named); batch 88: "That leaves **C, 1 to 3 cm**." (what is left once the others are set
+# aside, in bold)
 _DECL_CONCLUSION_NAMED = re.compile(
-    r"\b(?i:so|thus|hence|therefore|points?[ \t]+to)\b[ \t]*,?[ \t]*"
-    r"(?:(?i:the\s+answer\s+is|it(?:'s|\s+is)|option|choice)[ \t]+)?"
-    r"([(\[])?([A-Z])[)\]]?(?=[ \t]*[,:\-\u2013\u2014][ \t]*[^\W\d_])([^.!;?\n]{1,100})(?=[.!;\n]|\Z)"
+    r"\b(?i:so|thus|hence|therefore|points?[ \t]+to|leaves(?:\s+(?:us\s+with|only))?|leaving(?:\s+only)?)\b"
+    r"[ \t]*,?[ \t]*(?:(?i:the\s+answer\s+is|it(?:'s|\s+is)|option|choice)[ \t]+)?(?:\*\*|__)?"
+    r"([(\[])?([A-Z])[)\]]?(?=[ \t]*[,:\-\u2013\u2014][ \t]*[^\W_])([^.!;?\n]{1,100})(?=[.!;\n]|\Z)"
 )
 _ANOTHER_LETTER = re.compile(r"(?<![\w'])[(\[]?[A-Z][)\]]?(?![\w'])")
 # the answer given is "N/A" (masked to "not applicable" before the rules run) or "NA"

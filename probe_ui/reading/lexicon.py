@@ -18,8 +18,8 @@ import re
 import unicodedata
 
 __all__ = [
-    "ABOUT_CASE", "GENERIC", "ESCAPE_KINDS", "escape_kind_of_option", "escape_kind_of_reply", "fold_quotes",
-    "strip_debris",
+    "ABOUT_CASE", "GENERIC", "ESCAPE_KINDS", "dismissed", "escape_kind_of_option", "escape_kind_of_reply",
+    "fold_quotes", "strip_debris",
     "translate", "mask_idioms", "foreign_yes_no",
 ]
 
@@ -419,10 +419,54 @@ _ESCAPE_WORDS = {
 }
 
 
+# batch 88 (long replies): an escape option named only to be set aside, as a differential does with each option in
+# turn ("- **None of the above** doesn't apply, since one option fits well.", '"not a suitable question" doesn't apply',
+# "None of the above: not applicable.", a table row "| None of the above | An abnormality is clearly present — ✗ |"):
+# the reply does not state that escape
+_ESCAPE_SET_ASIDE = re.compile(
+    "(?i)[\"'\u201c\u201d\u2018\u2019*_)\\]\\s]*(?:[:\\-\u2013\u2014]+[ \\t*_]*)?"
+    r"(?:(?:is|are|would\s+be)\s+)?(?:(?:clearly|also|certainly|simply|therefore|thus|so)\s+)?"
+    r"(?:(?:does\s+not|doesn't|do\s+not|don't|is\s+not|isn't|not|cannot|can't)\s+(?:really\s+)?"
+    r"(?:apply|applicable|appropriate|correct|right|relevant|fit|needed|the\s+answer|be\s+(?:chosen|selected|"
+    r"correct|right|the\s+answer))\b"
+    r"|(?:excluded|ruled\s+out|n/a)\b|[\u2717\u2718\u274c])")
+# what an entry of a differential says to set its option aside (batch 88: "- **Pseudocyst:** ... solid and enhancing,
+# so no.", "- **Transverse:** ... — not this.", "- Glioblastoma: ... Not consistent.", a table row's "✗", '"Incorrect
+# premise": ..., so the premise holds.')
+_DISMISSAL = re.compile(
+    r"(?i)\bnot\s+this\b|\bnot\s+(?:the\s+)?(?:pattern|picture|appearance)\s+(?:here|seen\s+here)\b|[,;]\s*so\s+no\b"
+    r"|[\u2014\u2013:]\s*no\b[ \t.]*$|\A[\s*_:\"'\u201d\u2019]*no\b|\bnot\s+consistent\b|\binconsistent\b"
+    r"|\b(?:doesn't|does\s+not|don't|do\s+not)\s+(?:fit|apply|match)\b|\bnot\s+applicable\b"
+    r"|\bnone\s+of\s+(?:that|this|these|which)\s+(?:is|are)\s+(?:present|seen)\b|\b(?:is|are)\s+against\s+it\b"
+    r"|\bargues?\s+against\s+it\b|\b(?:unlikely|less\s+likely|excluded|ruled\s+out)\b"
+    r"|\bpremise\s+(?:holds|stands|is\s+(?:valid|sound|correct|fine|reasonable))\b|[\u2717\u2718\u274c]")
+# what in such an entry takes its option up instead ("fits best", "Consistent.", "✓")
+_TAKEN_UP = re.compile(r"(?i)\bfits?\s+(?:best|well)\b|(?<!not\s)\bconsistent\b(?!\s+with)|\bmost\s+likely\b"
+                       r"|\bthe\s+answer\b|\bbest\s+fit\b|[\u2713\u2714\u2705]")
+# a line that is an entry of a list or a table: a bullet, a number or a bar, then only markup before the option
+_ENTRY_OPENING = re.compile("[ \\t]*(?:[-*\u2022+|]|\\d{1,2}[.)])[\\s\\-*\u2022+|\"'\u201c\u2018_]*\\Z")
+
+
+def dismissed(said: str) -> bool:
+    """Whether what an entry of a differential says after its option's name sets that option aside."""
+    return bool(_DISMISSAL.search(said)) and not _TAKEN_UP.search(said)
+
+
+def _set_aside(text: str, start: int, end: int) -> bool:
+    """Whether the escape phrase at ``start:end`` is denied right after it, or opens an entry of a list or a table
+    that sets it aside (:func:`dismissed`)."""
+    if _ESCAPE_SET_ASIDE.match(text, end):
+        return True
+    line = text.rfind("\n", 0, start) + 1
+    stop = text.find("\n", end)
+    return bool(_ENTRY_OPENING.match(text[line:start])) and dismissed(text[end:len(text) if stop < 0 else stop])
+
+
 def escape_kind_of_reply(text: str) -> list[str]:
-    """The escapes a reply states in its own words (usually none or one)."""
+    """The escapes a reply states in its own words (usually none or one); not one it names only to set aside."""
     tokens = {w.casefold() for w in re.findall(r"[^\W\d_]+", text)}
-    return [kind for kind, pat in _REPLY_ESCAPE.items() if tokens & _ESCAPE_WORDS[kind] and pat.search(text)]
+    return [kind for kind, pat in _REPLY_ESCAPE.items() if tokens & _ESCAPE_WORDS[kind]
+            and any(not _set_aside(text, m.start(), m.end()) for m in pat.finditer(text))]
 
 
 # --------------------------------------------------------------------------------------------------------------

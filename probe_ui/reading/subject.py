@@ -256,6 +256,10 @@ _NEGATION = re.compile(r"(?i)(?:\b(?:not|no|never|neither|nor|without|isn't|aren
 # batch 21: a bare "no" before a region or organ that only qualifies the noun after it ("no lung markings", "no renal
 # calculi"): what is denied is that noun, not the region
 _MODIFIER_DENIED = re.compile(r"(?i)\bno\s+$")
+# batch 88: "Cholelithiasis without sonographic signs of cholecystitis." to "Is this an ultrasound image?": a modality
+# word that only says how the denied signs would show
+_SIGNS_DENIED = re.compile(r"(?i)\b(?:no|without)\s+$")
+_SIGNS = re.compile(r"(?i)[ \t]+(?:signs?|evidence|features?|findings?|appearances?|abnormalit(?:y|ies)|criteria)\b")
 _HEAD_NOUN = re.compile(r"(?i)[ \t]+(?!(?:is|are|was|were|seen|visible|present|shown|identified|noted|evident|or|and|"
                         r"in|on|at|of)\b)[^\W\d_]{3,}")
 
@@ -458,6 +462,8 @@ def answer_from_subject(reply: str, question: str) -> str | None:
             continue  # batch 27: "...: a sagittal slice has its row direction along ...": what any such image is
         if neg and cat in ("region", "organ") and _MODIFIER_DENIED.search(before) and _HEAD_NOUN.match(reply, end):
             continue  # batch 21: "with no lung markings beyond it" denies the markings, not that this is the chest
+        if neg and cat == "modality" and _SIGNS_DENIED.search(before) and _SIGNS.match(reply, end):
+            continue  # batch 88: "without sonographic signs of cholecystitis" denies the signs, not the modality
         if value == "hand" and _SHARED_DIGITS.match(reply, start) and any(v in _FOOT for _, v, _, _ in mentions):
             continue  # batch 41: "a PA radiograph of the foot, showing the metatarsals and phalanges": the toes' bones
         for acat, avalue in asked:

@@ -90,7 +90,10 @@ LONG_WORDS = 60
 #: rules that read where the reply puts its answer, first or last: a long reply read by them is no guess on that
 #: account. Batch 88 (long replies, held out): of its readings whose only doubt was "long", 13 by "leading" and 11 by
 #: "final_verdict" across the corpus and batches 88-89, all right; by "bare" 10 right, 1 wrong, 1 over-read, and by
-#: "question_subject" 18 right, 3 over-read, which keep the doubt
+#: "question_subject" 18 right, 3 over-read, which keep the doubt. A lone letter ("bare") counts as placed where it
+#: stands in the reply's first or last sentence ("The hydronephrosis is on the left — option A. To explain ...");
+#: across the corpus (batches 1-89) all 19 long replies read so were right, and the 6 whose letter stands in the
+#: middle ("So the main finding here is a right-sided pleural effusion - option C, moderate in size.") keep the doubt
 _PLACED = frozenset({"leading", "final_verdict"})
 #: a yes or no read from the subject a reply names ("This is a CT of the abdomen." to "Is this a CT?") is a guess
 #: beyond this many words: a reply that long which never says yes or no is explaining, not answering. Batches 8-42,
@@ -346,7 +349,7 @@ def _negated_word(word: str) -> re.Pattern[str]:
     return re.compile(rf"(?i)\b{_NEGATING}[\s\-]+{re.escape(word)}")
 
 
-def _hedged_part(text: str, item: Item, method: str) -> str:
+def _hedged_part(text: str, item: Item, method: str, label: str | None) -> str:
     """Where a hedge puts the reading in doubt: the whole reply, but for a declared answer only its own sentence and
     what follows it (weighing alternatives before "my final answer is C" is reasoning, not doubt about C), and
     without the ranking of options in a choice ("the most likely answer is C", "lymphoma is less likely")."""
@@ -354,25 +357,50 @@ def _hedged_part(text: str, item: Item, method: str) -> str:
         at = last_declaration(text, item).at
         if at > 0:
             text = text[max((m.end() for m in _SENTENCE_MARK.finditer(text, 0, at)), default=0):]
-    elif method in _PLACED and len(text.split()) > LONG_WORDS:
-        text = _answering_sentences(text, item, method)
+    elif len(text.split()) > LONG_WORDS and _placed(text, item, method, label):
+        text = _answering_sentences(text, item, method, label)
     text = _OTHERS_VIEW.sub(lambda m: " " * len(m.group(0)), text)
     text = _HEDGED_NUMBER.sub(lambda m: " " * len(m.group(0)) if _CLEAR_LEAD <= int(m.group(1)) <= 100 else m.group(0),
                               text)
     return _RANKED_BELOW.sub("", _SUPERLATIVE.sub("", text)) if item.kind == "choice" else text
 
 
-def _answering_sentences(text: str, item: Item, method: str) -> str:
+def _sentences(text: str) -> list[str]:
+    """The reply's sentences and lines, without those that are only markup."""
+    return [x for x in re.split(r"(?<=[.!?;\n])\s+", text) if x.strip(" \t\n*_#>-")]
+
+
+@functools.lru_cache(maxsize=64)
+def _lone_letter(label: str) -> re.Pattern[str]:
+    return re.compile(rf"(?<![\w'])[(\[]?{re.escape(label)}[)\]]?(?![\w'])")
+
+
+def _placed(text: str, item: Item, method: str, label: str | None) -> bool:
+    """Whether the reading comes from where the reply puts its answer: its opening or its closing (``_PLACED``), or
+    a lone letter in its first or last sentence or on a line of its own ("Most likely diagnosis\nC.")."""
+    if method in _PLACED:
+        return True
+    if method != "bare" or label is None or item.kind != "choice":
+        return False
+    sentences = _sentences(text)
+    return bool(sentences) and (any(_lone_letter(label).search(x) for x in (sentences[0], sentences[-1]))
+                                or any(x.strip(" \t\n*_#>-.:()[]") == label for x in sentences))
+
+
+def _answering_sentences(text: str, item: Item, method: str, label: str | None) -> str:
     """Of a long reply that opens or closes with its answer (batch 88: a systematic review, a differential, caveats and
     a recommendation around it), the sentences a hedge there would put the answer in doubt: the one that holds it
-    (the first for a leading answer, the last for a closing verdict) and every one that names an answer or what the
-    question asks about; not "likely borderline resectable" or "a non-enhancing (likely necrotic) component" in the
-    description."""
-    sentences = [x for x in re.split(r"(?<=[.!?;\n])\s+", text) if x.strip(" \t\n*_#>-")]
+    (the first for a leading answer, the last for a closing verdict, the first or last that holds a lone letter) and
+    every one that names an answer or what the question asks about; not "likely borderline resectable" or "a
+    non-enhancing (likely necrotic) component" in the description."""
+    sentences = _sentences(text)
     if len(sentences) < 3:
         return text
     asked = finding_stems(item.question) if item.question else set()
-    held = sentences[0] if method == "leading" else sentences[-1]
+    if method == "bare" and label is not None:
+        held = next(x for x in (sentences[0], sentences[-1], *sentences) if _lone_letter(label).search(x))
+    else:
+        held = sentences[0] if method == "leading" else sentences[-1]
     kept = [x for x in sentences if x is held or (item.kind != "yesno" and named_in(x, item))
             or (asked and finding_stems(x) & asked)
             or (item.kind == "yesno" and re.match(r"(?i)[\W_]*(?:yes|no)\b", x))]
@@ -667,7 +695,7 @@ def doubts(text: str, item: Item, method: str, label: str | None = None, *, refu
             and not _settled_reversal(
             t, item, label) and not _first_answer_after_reversal(t, item, label):
         found.append("reversal")
-    part = _hedged_part(t, item, method)
+    part = _hedged_part(t, item, method, label)
     if HEDGE.search(part) or FOREIGN_HEDGE.search(part):
         found.append("hedge")
     if item.options and _negated_choice(t, item, label):
@@ -699,7 +727,7 @@ def doubts(text: str, item: Item, method: str, label: str | None = None, *, refu
     if _THINKING.search(t) or (method not in _MARKED and _REASONING.search(t)):
         found.append("thinking")
     words = len(t.split())
-    if method not in _MARKED | _PLACED and (words > LONG_WORDS
+    if method not in _MARKED and not _placed(t, item, method, label) and (words > LONG_WORDS
                                             or (method == "question_subject" and words > SUBJECT_WORDS)):
         found.append("long")
     if item.options and not unknown and label not in {x for v in item.escapes.values() for x in v} and (

@@ -159,6 +159,8 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
                       "unobstructed"),
     "non-communicating hydrocephalus": ("obstructive hydrocephalus",),
     "osteosarcoma": ("osteogenic sarcoma",),
+    # batch 88: "A **multifragmentary** fracture of the proximal tibia" (the AO/OTA term for comminuted)
+    "comminuted": ("multifragmentary", "multi-fragmentary"),
     # batch 16: a Brodie abscess is a subacute osteomyelitis ("Brodie abscess of the distal femoral metaphysis.")
     "osteomyelitis": ("bone infection", "infection of the bone", "infected bone", "brodie abscess", "brodie's abscess",
                       "brodies abscess"),

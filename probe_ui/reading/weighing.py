@@ -437,3 +437,31 @@ def runner_up_spans(text: str) -> list[tuple[int, int]]:
     if not re.search(r"(?i)second|2nd|third|3rd|next|runner", text):
         return []
     return [m.span() for m in _RUNNER_UP.finditer(text)]
+
+
+@functools.lru_cache(maxsize=1024)
+def _entry_of_option(opt: str) -> re.Pattern[str]:
+    """A line that opens with an option's text as its entry: after a bullet, a number or a table's bar, or followed
+    by a colon or a dash; the rest of the line is the group ``said``."""
+    body = r"[ \t]+".join(map(re.escape, opt.split()))
+    return re.compile(r"(?im)^[ \t]*(?:(?:[-*\u2022+]|\d{1,2}[.)])[ \t]+|\|[ \t]*)(?:\*\*|__)?" + body
+                      + r"(?:\*\*|__)?(?![\w\-])(?P<said>[^\n]*)"
+                      r"|^[ \t]*(?:\*\*|__)?" + body + r"(?:\*\*|__)?[ \t]*(?=[:\u2014\u2013])(?P<said2>[^\n]*)")
+
+
+def dismissed_entries(text: str, item: Item) -> list[tuple[int, int]]:
+    """The lines of a differential that each open with an option and set it aside (batch 88: "- **Pseudocyst:** Fluid
+    attenuation ... — this is solid and enhancing, so no.", "- **Transverse:** ... — not this.", "- Glioblastoma:
+    intra-axial ... Not consistent."; :func:`lexicon.dismissed`): what such an entry names is weighed and set aside,
+    not the answer."""
+    if item.kind != "choice" or "\n" not in text:
+        return []
+    spans = []
+    for opt, _ in item.option_map:
+        if len(opt) < 3 or lexicon.escape_kind_of_option(opt):
+            continue
+        for m in _entry_of_option(opt).finditer(text):
+            said = m.group("said") if m.group("said") is not None else m.group("said2")
+            if lexicon.dismissed(said):
+                spans.append(m.span())
+    return spans
