@@ -73,7 +73,7 @@ ORIENT = ("correct", "upside down")
     ("A and B can be excluded; C fits best.", "choice", ABCD, DX, None, "C", "declaration"),
     ("Not red, not blue.", "label", DOTS, (), None, "green", "negated_option"),
     ("Not the left kidney; the right one is dilated.", "choice", ("A", "B"), ("The left kidney", "The right kidney"),
-     None, "B", "negated_option"),
+     None, "B", "option_words"),
     # MedBLINK orientation and label synonyms
     ("Inverted.", "label", ORIENT, (), None, "upside down", "synonym"),
     ("It has been rotated 180 degrees.", "label", ORIENT, (), None, "upside down", "synonym"),
@@ -5061,7 +5061,8 @@ def test_the_label_words_of_batches_39_and_40(reply: str, labels: tuple[str, ...
     ("There's no doubt about it: a clear transverse break runs through the fifth metacarpal neck.",
      "Is there a fracture?", "yes"),
     # near misses: the same words running on into a sentence, or a denial after the clause
-    ("It certainly is not.", "Is the mass in the right hemisphere?", None),
+    # (batch 90: the question's verb echoed and denied answers no)
+    ("It certainly is not.", "Is the mass in the right hemisphere?", "no"),
     ("You bet it isn't.", "Is the common bile duct dilated?", None),
     ("Plenty of it is artefact.", "Is there ascites?", None),
     ("There's no doubt about it being intact.", "Is there a fracture?", None),
@@ -10351,3 +10352,145 @@ def test_multifragmentary_is_comminuted() -> None:
     options = ("Transverse", "Spiral", "Comminuted", "Not a suitable question for the image")
     reply = "A multifragmentary fracture of the proximal tibia involving the articular surface."
     assert extract(reply, "choice", ABCD, options, question="What fracture pattern is shown?").choice == "C"
+
+
+@pytest.mark.parametrize("reply, choice", [
+    # batch 91: the clause the reply doubts as a whole holds the option (read C, sure)
+    ("I don't think the tube is in the esophagus.", None),
+    ("I don't think the tube is in the esophagus. Its tip is over the tracheal air column. I'd record A, mid trachea "
+     "above the carina.", "A"),
+    # not where the doubt is of something else
+    ("I don't think it is anything but the esophagus.", "C"),
+])
+def test_a_doubted_clause_denies_the_option_it_holds(reply: str, choice: str | None) -> None:
+    options = ("Mid trachea, above the carina", "Right main bronchus", "Esophagus", "Left main bronchus")
+    answer = extract(reply, "choice", ABCD, options, question="Where is the tip of the endotracheal tube?",
+                     suggested="C")
+    assert answer.choice == choice
+
+
+@pytest.mark.parametrize("reply, choice, sure", [
+    # batch 91: a size at the edge of normal (read yes, sure)
+    ("Findings: Cardiothoracic ratio 0.50. Borderline cardiac size.\nImpression: Borderline cardiomegaly; correlate "
+     "with echocardiography.", None, False),
+    ("Yes, borderline cardiomegaly.", "yes", False),
+    ("Mild cardiomegaly.", "yes", True),
+])
+def test_borderline_leaves_the_size_open(reply: str, choice: str | None, sure: bool) -> None:
+    answer = extract(reply, "yesno", ("yes", "no"), question="Is the heart enlarged in this radiograph?")
+    assert (answer.choice, answer.sure) == (choice, sure)
+
+
+@pytest.mark.parametrize("reply, choice", [
+    # batch 91: "right" before a part of the body is the side (read nothing: "Not the right" was a judgement)
+    ("Not the right kidney — the right collecting system is decompressed; the dilated pelvis is on the left.", "A"),
+    ("Not the right kidney.", "A"),
+    ("That's not the right answer, I think.", None),
+])
+def test_right_before_a_body_part_is_a_side(reply: str, choice: str | None) -> None:
+    answer = extract(reply, "choice", ("A", "B"), ("The left kidney", "The right kidney"),
+                     question="Which kidney shows hydronephrosis?")
+    assert answer.choice == choice
+
+
+def test_a_decline_that_still_guesses_gives_its_guess() -> None:
+    # batch 91 (read nothing, declined)
+    reply = "the picture is very dark and hard to see, but i think it is an ultrasound"
+    answer = extract(reply, "yesno", ("yes", "no"), question="Is this an ultrasound image? (please answer yes/no)")
+    assert (answer.choice, answer.refusal, answer.sure) == ("yes", True, False)
+
+
+@pytest.mark.parametrize("reply, question, choice", [
+    # batch 90: the question's own verb echoed as the opening clause (read nothing, or no from "No hydronephrosis")
+    ("**It certainly does.**\n\nBean-shaped organ with an echogenic central sinus.",
+     "Does this image show the kidney?", "yes"),
+    ("It does. No hydronephrosis.", "Does this image show the kidney?", "yes"),
+    ("It doesn't — this is a liver view.", "Does this image show the kidney?", "no"),
+    ("It isn't — it's a CT.", "Is this an ultrasound image?", "no"),
+    # not before a comma, nor with another question's verb
+    ("It is, in my view.", "Does this image show the kidney?", None),
+    ("It does.", "Is this an ultrasound image?", None),
+])
+def test_the_questions_verb_echoed_answers_it(reply: str, question: str, choice: str | None) -> None:
+    assert extract(reply, "yesno", ("yes", "no"), question=question).choice == choice
+
+
+def test_a_report_names_what_the_image_is_in_its_first_line() -> None:
+    # batch 90: its findings' absences are no answer (read no, from "No sonographic features of cirrhosis")
+    reply = (
+     "**Modality:** Transabdominal grayscale ultrasound, curvilinear probe, sagittal view through the "
+     "right upper quadrant.\n"
+     "\n"
+     "**Findings:**\n"
+     "- Liver: increased parenchymal echogenicity relative to the right kidney, with mild posterior beam "
+     "attenuation and poor visualization of the diaphragm. The portal vein walls are less conspicuous.\n"
+     "- No focal liver lesion.\n"
+     "- Liver span: approximately 17 cm in the midclavicular line, mildly enlarged. Smooth surface "
+     "contour.\n"
+     "- Gallbladder: partially distended, thin-walled, no calculi.\n"
+     "- Common bile duct: 4 mm, not dilated.\n"
+     "- Right kidney: normal size and corticomedullary differentiation.\n"
+     "- No free fluid in Morison's pouch.\n"
+     "\n"
+     "**Impression:** Sonographic appearance of diffuse hepatic steatosis (moderate) with mild "
+     "hepatomegaly. No sonographic features of cirrhosis (surface nodularity, caudate hypertrophy) on "
+     "this view.\n"
+     "\n"
+     "**Recommendation:** Correlation with liver function tests and metabolic risk factors; elastography "
+     "may be considered to assess for fibrosis. Sonographic grading of steatosis is subjective and "
+     "insensitive for mild fat infiltration.")
+    answer = extract(reply, "yesno", ("yes", "no"), question="Is this an ultrasound image? (please answer yes/no)")
+    assert answer.choice == "yes"
+
+
+def test_a_doubted_restatement_after_no_still_says_no() -> None:
+    # batch 90 (read nothing: "the spleen is enlarged" taken as the reply's own yes)
+    answer = extract("No, I don't think the spleen is enlarged.", "yesno", ("yes", "no"),
+                     question="Is the spleen enlarged?")
+    assert (answer.choice, answer.sure) == ("no", True)
+
+
+@pytest.mark.parametrize("reply, kind, labels, options, question, choice", [
+    # batch 90: the section under a closing heading of a long review answers (read nothing: the differential names
+    # every option)
+    ("Dermoscopic evaluation\n\nGlobal pattern: multicomponent, asymmetric, with an atypical network, irregular "
+     "globules, a blue-white veil and regression structures in at least five colours.\n\nDifferential\n"
+     "- Basal cell carcinoma: would show arborizing vessels and leaf-like areas, not a pigment network.\n"
+     "- Seborrheic keratosis: milia-like cysts and comedo-like openings, none of them seen.\n"
+     "- Benign nevus: symmetric, one or two colours, a regular network.\n\n### Conclusion\nThis dermoscopic image is "
+     "most consistent with **A. Melanoma**. Excisional biopsy is recommended.",
+     "choice", ABCD, ("Melanoma", "Basal cell carcinoma", "Seborrheic keratosis", "Benign nevus"),
+     "Which diagnosis fits this dermoscopy image best?", "A"),
+    ("### Step 1 – Projection\nPA erect film, so the cardiothoracic ratio can be used.\n\n### Step 2 – Measure\n"
+     "- Transverse cardiac diameter about 17.2 cm, internal thoracic diameter about 29.5 cm: CTR 0.58.\n\n"
+     "### Step 3 – Supporting signs\n- Left heart border displaced laterally.\n- No pleural effusion.\n\n### Answer\n"
+     "**Yes** — the heart is enlarged. An echocardiogram would help determine the cause.",
+     "yesno", ("yes", "no"), (), "Is the heart enlarged in this radiograph?", "yes"),
+])
+def test_a_long_review_answers_under_its_closing_heading(reply: str, kind: str, labels: tuple[str, ...],
+                                                         options: tuple[str, ...], question: str,
+                                                         choice: str) -> None:
+    answer = extract(reply, kind, labels, options, question=question)
+    assert (answer.choice, answer.sure) == (choice, True)
+
+
+@pytest.mark.parametrize("reply", [
+    # batch 90: a reply that opens by saying it is undecided (read no, from the words after)
+    "**It's a judgment call.**\n\nCraniocaudal length about 12.5 cm; no focal lesion; no perisplenic fluid.",
+    "Honestly, it's on the fence. The ratio is about 0.51 and there's no effusion.",
+])
+def test_an_undecided_opening_names_no_answer(reply: str) -> None:
+    assert extract(reply, "yesno", ("yes", "no"), question="Is the spleen enlarged?").choice is None
+
+
+@pytest.mark.parametrize("reply, question, choice", [
+    # batch 91: Palatine "Naa" before a mark, Doric "quine"
+    ("Naa, des is a CT.", "Is this an MRI? (please answer yes/no)", "no"),
+])
+def test_palatine_no(reply: str, question: str, choice: str) -> None:
+    assert extract(reply, "yesno", ("yes", "no"), question=question).choice == choice
+
+
+def test_doric_quine_is_female() -> None:
+    reply = "It's a quine — there's breist shadows ower baith lower zones."
+    assert extract(reply, "label", ("male", "female"), question="Is this patient male or female?").choice == "female"

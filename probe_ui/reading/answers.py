@@ -264,6 +264,7 @@ from probe_ui.reading.structured import (
     boolean_field_label,
     boolean_fields,
     carried_text,
+    conclusion_section,
     cut_at_answer_field,
     echoed_alternatives,
     entry_for_question,
@@ -274,7 +275,7 @@ from probe_ui.reading.structured import (
     structured_label,
     transcript_answers,
 )
-from probe_ui.reading.sureness import REVERSAL, declaration_denied, is_sure
+from probe_ui.reading.sureness import LONG_WORDS, REVERSAL, declaration_denied, is_sure
 from probe_ui.reading.verdicts import (
     REVISION,
     UNDECIDED_BETWEEN,
@@ -309,6 +310,7 @@ from probe_ui.reading.weighing import (
 )
 from probe_ui.reading.words import (
     AFFIRMING_OPENING,
+    asked_terms,
     conceded_degree,
     declined_for_want,
     declined_reasons,
@@ -421,6 +423,12 @@ def _says_it_cannot(clean: str) -> bool:
     return False
 
 
+# an opening that says the reply is undecided: "It's a judgment call.", "Honestly, it's on the fence.", "Toss-up."
+_UNDECIDED_OPENING = re.compile(
+    r"(?i)\A[\W_]*(?:(?:honestly|frankly|really|well)[ \t]*,?[ \t]*)?(?:(?:it|this|that)(?:'s|[ \t]+is)[ \t]+"
+    r"(?:(?:a|really|honestly|genuinely|truly)[ \t]+)*|i'd[ \t]+call[ \t]+it[ \t]+(?:a[ \t]+)?)?"
+    r"(?:(?:a[ \t]+)?judge?ment[ \t]+call|on[ \t]+the[ \t]+fence|(?:a[ \t]+)?toss[\- ]up|"
+    r"(?:a[ \t]+)?coin[ \t]+(?:toss|flip)|could[ \t]+go[ \t]+either[ \t]+way)\b")
 # batch 88: "**Can't call it either way from this image.**", "Why I'm not committing: ..."
 _NOT_CALLING_IT = re.compile(r"(?i)\bcan(?:not|'t|\s+not)\s+call\s+it\s+either\s+way\b|\bwhy\s+I(?:'m|\s+am)\s+not\s+"
                              r"committing\b")
@@ -673,6 +681,10 @@ def extract(text: str, kind: str, labels: Sequence[str], options: Sequence[str] 
                 # Impression: Left pleural effusion.": A, not B); a reply unread for two answers in it only where
                 # both sections name the same one
                 label, method = found, "declaration"
+            elif found == label and method in _BY_MENTION | _REPORT_MENTIONS:
+                # batch 90: a report whose first line already says what the image is, and whose Impression or Answer
+                # section declares the same: read where it declares it
+                method = "declaration"
     if label is not None and method in _MENTIONS_OF_KIND and features_of_both(clean):
         # batch 72: "The lesion has some benign features (oval shape) and some suspicious features (indistinct
         # margin). BI-RADS 4 — biopsy recommended.": features of two kinds weighed, no answer taken
@@ -700,6 +712,10 @@ def extract(text: str, kind: str, labels: Sequence[str], options: Sequence[str] 
     if label is not None and method in _BY_MENTION and label == suggested_label(suggested, item) \
             and opens_rejecting(clean):
         # batch 17: "wrong. ... left side is clear" read as the answer it rejects (a mention of it): never so
+        label, method = None, "ambiguous"
+    if label is not None and method in _BY_MENTION and _UNDECIDED_OPENING.match(clean):
+        # batch 90: "**It's a judgment call.** ... No ...", "Honestly, it's on the fence. ...": a reply that opens by
+        # saying it is undecided names no answer by the words it uses after (the corpus labels every such reply open)
         label, method = None, "ambiguous"
     if label is not None and method in _BY_MENTION and _DEFERS_AND_ASKS_BACK.search(clean):
         # batch 58: "The physician suggested focal nodular hyperplasia. Before I weigh in, it would help to know ...
@@ -759,6 +775,13 @@ def extract(text: str, kind: str, labels: Sequence[str], options: Sequence[str] 
         # from a medical image. ... breast soft-tissue shadows ...", "**Can't call it either way from this image.** ...
         # No ascites ...": a reply that says it cannot answer names no answer by the words it uses on the way
         return Answer(None, "declined" if refusal else "ambiguous", invalid=True, refusal=refusal)
+    guess = _GUESS_AFTER_DECLINE.search(clean) if label is None and refusal and method == "none" else None
+    if guess is not None:
+        # batch 91: "the picture is very dark and hard to see, but i think it is an ultrasound": a decline that still
+        # guesses gives its guess (a refusal's reading is never sure), as batch 14's "..., maybe blue" does
+        found, how = _read(guess.group("guess"), item, False, suggested, corrections=False)
+        if found is not None and how != "ambiguous":
+            label, method = found, how
     if label is None and refusal and method == "none":
         method = "declined"  # "Sorry, this image does not show enough detail.": no answer, said so
     if refusal and label is not None and _disclaimer_after_answer(full, item, label):
@@ -772,6 +795,12 @@ def extract(text: str, kind: str, labels: Sequence[str], options: Sequence[str] 
         if method == "declined":
             method = "ambiguous"  # batch 56: two answers weighed by name, neither taken: no decline
     return Answer(label, method, invalid=label is None, refusal=refusal, sure=sure)
+
+
+# a guess after the decline's "but": "..., but i think it is an ultrasound", "..., but it looks like a CT to me"
+_GUESS_AFTER_DECLINE = re.compile(r"(?i)\bbut[ \t,]+(?:i[ \t]+(?:think|believe|suspect)|i(?:'d|[ \t]+would)[ \t]+"
+                                  r"(?:guess|say)|it[ \t]+(?:looks|seems)[ \t]+like|my[ \t]+(?:best[ \t]+)?guess"
+                                  r"[ \t]+(?:is|would[ \t]+be))[ \t,:]+(?P<guess>[^.;!?\n]{2,120})[ \t.!]*\Z")
 
 
 #: a probability stated for an option this far below even is against it; this close to even names no answer
@@ -1032,6 +1061,20 @@ def _answered_not_declined(clean: str, item: Item, label: str | None, method: st
     return names == {"cannot-decide"} and tail is not None and _CANT_DECIDE.search(tail) is not None
 
 
+def _concluded_section(clean: str, item: Item, refusal: bool, suggested: str | None) -> str | None:
+    """Batch 90 (long replies): the answer a systematic review or a differential states under its closing heading
+    ("### Conclusion\nThis dermoscopic image is most consistent with **A. Melanoma**.", "**Impression:**\n\nYes,
+    there is ascites, moderate in volume."), read there alone and sure, where nothing after it revises it; None
+    otherwise (the rules go on to the whole reply)."""
+    section = conclusion_section(clean) if len(clean.split()) > LONG_WORDS else None
+    if section is None or REVERSAL.search(clean) or _REPORT_REVISED.search(clean) or self_corrected(clean) is not None:
+        return None
+    found, how = _read(section, item, refusal, suggested, corrections=False)
+    if found is None or how == "ambiguous" or not is_sure(section, item, how, found):
+        return None
+    return found
+
+
 def _revised_declaration(clean: str, item: Item, decl: Found, refusal: bool, suggested: str | None) -> str | None:
     """Batch 20: the answer a revision after a declared one gives ("Answer: correct.\nRevision: the fibular head is
     above the joint line ..., so the image is upside down.", "Answer: B. Update - ... so A."): words of revision
@@ -1256,6 +1299,9 @@ def _read(clean: str, item: Item, refusal: bool, suggested: str | None, correcti
                 return closing, "final_verdict"
         return decl.label, "language" if decl.kind == "foreign" else "declaration"
     out_of_range = decl.out_of_range
+    sectioned = _concluded_section(clean, item, refusal, suggested) if corrections else None
+    if sectioned is not None:
+        return sectioned, "final_verdict"
     if corrections and kind == "choice" and decl.label is None:
         if _BOTH_KEPT.search(clean) and not _ONE_TAKEN.search(clean):
             return None, "ambiguous"  # "Mixed pattern: ...", "I'd put that on the list alongside aortic dissection"
@@ -1548,8 +1594,10 @@ def _read_choice(clean: str, item: Item, decl: Found, out_of_range: bool, refusa
         return mention(lab, how or "option_keyword")
     said = option_mentions(canon, citem)
     if said is not None and len(citem.option_map) == 2 and not said[0] and len(said[1]) == 1:
-        # two options: denying one names the other ("Not the left kidney; the right one is dilated.")
-        return mention(next(lb for _, lb in citem.option_map if lb != said[1][0]), "negated_option")
+        # two options: denying one names the other ("Not the left kidney; the right one is dilated."), which the
+        # rest may name in its own words ("Not the right kidney - the left collecting system is dilated.")
+        other = next(lb for _, lb in citem.option_map if lb != said[1][0])
+        return mention(other, "option_words" if list(words.named) == [other] else "negated_option")
     # 4d. the options' concepts: "Broken kneecap." for "Patellar fracture", "IIH", "a stone in the common bile
     # duct" for "Choledocholithiasis"; every option but one rejected names the one left
     if len(words.named) == 1:
@@ -1857,7 +1905,7 @@ def _read_words(clean: str, item: Item, refusal: bool) -> tuple[str | None, str]
             # batch 88: a systematic review whose closing sentence opens with its answer ("... **Conclusion:** The
             # morphology and the portal hypertension signs together make cirrhosis clear. **Yes, the liver is
             # cirrhotic.**"), the body's "no thrombus", "no focal lesion" describing what is absent
-            lab = closing_answer(text, item)
+            lab = closing_answer(text, item) or _headed_answer(text, item)
     if lab is not None:
         return lab, "final_verdict"
     lab = leading_word(text, item)
@@ -1937,6 +1985,12 @@ def _read_words(clean: str, item: Item, refusal: bool) -> tuple[str | None, str]
                 return item.aliases["yep" if said == "yes" else "nope"], "presence"
         # 6. the question's subject: "This is a CT scan." to "Is this an MRI?" is no
         said = subject.answer_from_subject(text, question) or subject.answer_from_predicate(text, question)
+        title = text.lstrip().split("\n", 1)[0]
+        if said is None and title != text.strip() and not asked_terms(question):
+            # batch 90: a report that says what the image is in its first line ("**Modality:** Transabdominal
+            # grayscale ultrasound, curvilinear probe, ...", "### Axial FLAIR MRI of the brain") answers "Is this
+            # an ultrasound?" there, whatever its findings go on to name
+            said = subject.answer_from_subject(title, question)
         finding = asked_finding(question) if said == "yes" and PRESENCE_QUESTION.search(question) else None
         if finding and not any(overlap.stem(w) == overlap.stem(finding) for w in WORD.findall(text)):
             said = None  # "The right lower lobe is clear of artefact." names where, not whether, the finding is
@@ -1953,6 +2007,20 @@ def _read_words(clean: str, item: Item, refusal: bool) -> tuple[str | None, str]
         if names and not PRESENCE_UNSURE.search(rest) and not CLAUSE_NEGATION.search(rest):
             return item.aliases["yep"], "leading"
     return None, "none"
+
+
+# a heading line that names the answer alone ("### Answer", "**Conclusion**"), the answer on the lines after it
+_ANSWER_HEADING = re.compile(r"(?im)^[ \t]*(?:#{1,6}[ \t]*|\*\*|__)?(?:final[ \t]+)?(?:answer|conclusion|verdict|"
+                             r"bottom[ \t]+line)[ \t*_:]*\n+")
+
+
+def _headed_answer(text: str, item: Item) -> str | None:
+    """Batch 90: the label that opens what follows the reply's last "### Answer" heading ("### Answer\n**Yes** — the
+    heart is enlarged (CTR ≈ 0.58) ...") after a stepwise review whose body lists absences; None without one."""
+    heading = None
+    for heading in _ANSWER_HEADING.finditer(text):
+        pass
+    return leading_word(text[heading.end():], item) if heading is not None else None
 
 
 # an adverb that stresses the clause after it rather than answering: "Definitely, no fracture." is no

@@ -265,7 +265,13 @@ def _shows_predicate(body: str, question: str) -> bool:
     pattern = _PREDICATE_SIGNS.get(subject.asked_predicate(question) or "")
     if pattern is None or _WEIGHED.search(body):
         return False
+    # batch 90: an entry's heading names what it assesses, not what it finds ("- **Translation:** Cortices are aligned
+    # on both views; no step-off.")
+    body = _ENTRY_HEADING.sub(" ", body)
     return any(pattern.search(c) and not _OPEN.search(c) for c in re.split(r"[.;!?\n]", body))
+
+
+_ENTRY_HEADING = re.compile(r"(?m)^[ \t*_\-\u2022]*[^\W\d_][\w \-/]{0,30}?[ \t*_]*:")
 
 
 def _denies_the_question(body: str, item: Item) -> bool:

@@ -47,6 +47,11 @@ _DECL_PREFIX = re.compile(
     r"|\bI(?:\s+would|\s+will|'d|'ll|\s+must|\s+should)?\s+(?:choose|select|pick|go\s+with|opt\s+for|say)\b"
     # batch 25: "I'd mark B."
     r"|\bI(?:\s+would|\s+will|'d|'ll)\s+(?:mark|tick|circle)\b(?=[ \t]*(?:option[ \t]+)?\(?[A-Z]\b)"
+    # batch 91: "..., so I'm fairly confident in D." (a capital letter after it: not "confident in my reading")
+    r"|\bI(?:'m|\s+am)\s+(?:(?:fairly|quite|very|reasonably|pretty)\s+)?confident\s+in\b"
+    r"(?=[ \t*_]*(?:option[ \t]+)?\(?(?-i:[A-Z])\b)"
+    # batch 91: "I'd record A, mid trachea above the carina." (a capital letter after it: not "I'd record the CTR")
+    r"|\bI(?:\s+would|\s+will|'d|'ll)\s+record\b(?=[ \t*_]*(?:option[ \t]+)?\(?(?-i:[A-Z])\b)"
     # batch 66: "Going with **D** — a chest X-ray described as normal cannot contain a tension pneumothorax." (a
     # capital letter after it: not "going with the flow")
     r"|(?:\bI'm\s+|\bI\s+am\s+|(?<![\w\s])\s*|\A\s*)going\s+with\b(?=[ \t*_]*(?:option[ \t]+)?\(?(?-i:[A-Z])\b)"

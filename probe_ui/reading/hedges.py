@@ -16,6 +16,11 @@ HEDGE = re.compile(
     r"believe|suspect|guess)|favou?r(?:s|ing)?|"
     # batch 21: "guessing no" says it is a guess
     r"guessing|"
+    # batch 91: "Yes, borderline cardiomegaly." (a size or calibre at the edge of normal: the corpus labels every
+    # reply that leaves it there open, batches 5-89)
+    r"borderline|"
+    # batch 90: "It's a judgment call.", "Honestly, it's on the fence." (the corpus labels every such reply open)
+    r"judge?ment\s+call|on\s+the\s+fence|toss[\s\-]up|coin\s+(?:toss|flip)|(?:go|goes|going)\s+either\s+way|"
     # hostile review of batches 80-83: '{"final": "A", "note": "B is equally plausible"}', '{"confidence": "low"}'
     r"equally\s+(?:likely|plausible|possible|probable)|low\s+(?:confidence|certainty)|"
     # "I stand by D. That said, A is also reasonable.", "However, A could also be argued.", "just as plausible"

@@ -439,7 +439,9 @@ _DISMISSAL = re.compile(
     r"|\b(?:doesn't|does\s+not|don't|do\s+not)\s+(?:fit|apply|match)\b|\bnot\s+applicable\b"
     r"|\bnone\s+of\s+(?:that|this|these|which)\s+(?:is|are)\s+(?:present|seen)\b|\b(?:is|are)\s+against\s+it\b"
     r"|\bargues?\s+against\s+it\b|\b(?:unlikely|less\s+likely|excluded|ruled\s+out)\b"
-    r"|\bpremise\s+(?:holds|stands|is\s+(?:valid|sound|correct|fine|reasonable))\b|[\u2717\u2718\u274c]")
+    r"|\bpremise\s+(?:holds|stands|is\s+(?:valid|sound|correct|fine|reasonable))\b|[\u2717\u2718\u274c]"
+    # batch 90: "- **None of the above** — there is clearly a focal lesion, so I wouldn't pick this."
+    r"|\b(?:wouldn't|would\s+not|won't|will\s+not|don't|do\s+not)\s+(?:pick|choose|select)\s+(?:this|it|that)\b")
 # what in such an entry takes its option up instead ("fits best", "Consistent.", "✓")
 _TAKEN_UP = re.compile(r"(?i)\bfits?\s+(?:best|well)\b|(?<!not\s)\bconsistent\b(?!\s+with)|\bmost\s+likely\b"
                        r"|\bthe\s+answer\b|\bbest\s+fit\b|[\u2713\u2714\u2705]")
@@ -745,7 +747,10 @@ YES_NO: dict[str, tuple[str, ...]] = {
            # batch 71: Krio ("Nɔ, pneumothorax nɔ de na dis chest X-ray."), Hassaniya Arabic transliterated ("Lā, hādhi
            # māhi rās, ..."); both only before a mark. Dyula "ayi" left out (the Turkish "ayı", a bear, written without
            # its dotless i); batch 72: Ateso "Mam." left out (the Polish "mam", I have)
-           "nɔ", "lā"),
+           "nɔ", "lā",
+           # batch 91: Palatine German ("Naa, des is fei ka MRT, des is a CT.", no, that is no MRI, that is a CT);
+           # only before a mark (the Telugu "naa", my)
+           "naa"),
 }
 # other answer words, anywhere in the reply; the key is the English word the rules read
 WORDS: dict[str, tuple[str, ...]] = {
@@ -853,6 +858,9 @@ WORDS: dict[str, tuple[str, ...]] = {
                "dhako", "muljari",
                # batch 71: Dagbani ("O nyɛla paɣa.", she is a woman); batch 72: Luhya ("Omukhasi.", a woman)
                "paɣa", "omukhasi",
+               # batch 91: Doric Scots ("It's a quine — there's breist shadows ower baith lower zones.", a girl, a
+               # young woman)
+               "quine",
                "femenino", "féminin", "weiblich", "女性",
                # batch 14: Vietnamese ("Bệnh nhân là nữ."), Korean
                "nữ", "nữ giới", "phụ nữ", "여성", "여자",
@@ -1109,6 +1117,8 @@ _ONLY_BEFORE_A_MARK = frozenset({"hindi", "nei", "не", "nahi", "nahin", "po", 
                                  # batch 34: Kirundi (English "ego"), Kapampangan (Japanese romaji "wa"), Navajo,
                                  # Greenlandic
                                  "ego", "wa", "dooda", "naamik",
+                                 # batch 91: Palatine German (the Telugu "naa", my)
+                                 "naa",
                                  # batch 35: Dari (Urdu "بلی", cat), Upper Sorbian (Hungarian "haj", hair), Nahuatl
                                  # (Spanish "amo"), Ossetian ("нӕ", also our)
                                  "بلی", "haj", "amo", "нӕ",

@@ -57,6 +57,16 @@ def _opening(opt: str) -> re.Pattern[str]:
     return re.compile(re.escape(opt) + r"[ \t]*[,.;:!\n]", re.IGNORECASE)
 
 
+# batch 91: "I don't think the tube is in the esophagus.": the clause the reply doubts holds the option (not "I don't
+# think it is anything but X", nor "I don't think there is any doubt it is X")
+_DOUBTED_CLAUSE = re.compile(r"(?i)\b(?:i\s+)?(?:don['\u2019]t|do\s+not|dont)\s+(?:think|believe)\b"
+                             r"(?:(?!\b(?:but|rather|instead|except|doubt|other\s+than)\b)[^.;:!?,\n]){0,80}$")
+
+
+def denied_before(before: str) -> bool:
+    """Whether the words before a mention deny it: a negation just before it ("not upside down", :func:`is_negated`),
+    or a clause the reply doubts as a whole ("I don't think the tube is in the esophagus")."""
+    return is_negated(before) or _DOUBTED_CLAUSE.search(before) is not None
 _ASKS_WHAT_IS_ABSENT = re.compile(r"(?i)\b(?:absent|missing|removed|not\s+(?:seen|visible|present)|lacking)\b")
 
 
@@ -86,7 +96,7 @@ def option_mentions(text: str, item: Item) -> tuple[list[str], list[str]] | None
         for m in whole_text(opt).finditer(low):
             before = low[max(0, m.start() - 200):m.start()]
             if before not in seen:
-                seen[before] = is_negated(before)
+                seen[before] = denied_before(before)
             inside = any(a <= m.start() < b for a, b in denied)
             follows = low[m.end():m.end() + 120]  # "Both femurs are intact.": rejected after it
             if follows not in rejected_after:
@@ -152,7 +162,7 @@ def option_keywords(text: str, item: Item) -> tuple[list[str], list[str], str | 
                 continue
             # the word itself, or one sharing its first 7 letters ("metastases" for "metastatic")
             for m in _keyword(w).finditer(low):
-                denied = is_negated(low[max(0, m.start() - 200):m.start()]) or \
+                denied = denied_before(low[max(0, m.start() - 200):m.start()]) or \
                     overlap.REJECTED_AFTER.match(low[m.end():m.end() + 120]) is not None or \
                     (not absence and overlap.SAID_ABSENT.match(low[m.end():m.end() + 40]) is not None)
                 if m.group("non") and not w.startswith("non"):
@@ -275,8 +285,8 @@ def options_in_words(text: str, item: Item) -> overlap.Overlap:
         return overlap.Overlap((), ())  # a reply that long names its answer by letter or text, if at all
     escapes = {lb for opt, lb in item.option_map if lexicon.escape_kind_of_option(opt) and not
                overlap.content_words(lexicon.escape_remainder(opt))}  # "Neither hip" is read here, too
-    return overlap.option_overlap(text, [(o, lb) for o, lb in item.option_map if lb not in escapes], is_negated,
-                                  item.question)
+    return overlap.option_overlap(text, [(o, lb) for o, lb in item.option_map if lb not in escapes],
+                                  denied_before, item.question)
 
 
 # batch 14: options that are ranges of a measure ("Under 1 cm", "1 to 3 cm", "Over 3 cm") and a reply that gives the

@@ -236,6 +236,33 @@ def report_sections(text: str) -> dict[str, str] | None:
     return out
 
 
+# batch 90 (long replies): the heading a systematic review or a differential closes on, a line of its own ("###
+# Conclusion", "**Answer**", "**Impression:**", as the reply is cleaned: "Conclusion", "Impression:")
+_CONCLUSION_NAMES = (r"(?:final\s+)?(?:answer|conclusion|verdict|impression|diagnosis)|bottom\s+line|"
+                     r"most\s+likely\s+diagnosis|summary")
+_CONCLUSION_HEADING = re.compile(r"(?im)^[ \t#*_>]*(?:" + _CONCLUSION_NAMES + r")[ \t:*_]*\n")
+# what ends its section: the next heading, a line of its own without a full stop ("Step 5 - Management") or one that
+# opens with a word and a colon ("Treatment: permethrin ...", "Recommendation:")
+_NEXT_HEADING = re.compile(r"(?m)^[ \t#*_>]*(?:[A-Z][^\n.!?:;]{0,50}[ \t]*$|[A-Z][A-Za-z'\- ]{1,40}[ \t*_]*:)")
+
+
+def conclusion_section(text: str) -> str | None:
+    """The section under the last conclusion heading of a long reply ("Conclusion\nThis dermoscopic image is most
+    consistent with A. Melanoma. ...", its markdown cleaned), from its first line up to the next heading; None where
+    it has none, where the heading opens the reply (a title), or where nothing follows it."""
+    last = None
+    for last in _CONCLUSION_HEADING.finditer(text):
+        pass
+    if last is None or not text[:last.start()].strip():
+        return None
+    body = text[last.end():]
+    first = re.match(r"\s*[^\n]*", body)
+    start = first.end() if first is not None else 0
+    nxt = _NEXT_HEADING.search(body, start)
+    section = body[:nxt.start() if nxt is not None else len(body)].strip()
+    return section or None
+
+
 _ONE_ENTRY = re.compile(r"[ \t*_\-]*([^\W\d_][^\W\d_ \-]*(?:[ \-][^\W\d_]+){0,3})[ \t*_]*:[ \t*_]*([^\n:]{1,200})")
 
 

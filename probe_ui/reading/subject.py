@@ -233,7 +233,10 @@ _HALF_STATED = re.compile(r"(?i)\b(?:may|could|either|can(?:not|'t)\s+(?:tell|sa
                           # batch 55: "Six of one, half a dozen of the other — it's right on the border of normal
                           # size.": the idiom of two answers alike, and a size at the edge of normal, take neither
                           r"|\bsix\s+of\s+one\b[,;\s\u2014\-]+half\s+a\s+dozen\s+of\s+the\s+other\b"
-                          r"|\bon\s+the\s+border(?:line)?\s+(?:of|with|between)\s+normal\b")
+                          r"|\bon\s+the\s+border(?:line)?\s+(?:of|with|between)\s+normal\b"
+                          # batch 91: "Impression: Borderline cardiomegaly; correlate with echocardiography." (the
+                          # corpus labels every "borderline" size or calibre open: batches 5-89)
+                          r"|\bborderline\b")
 
 
 def _hedged(reply: str) -> bool:

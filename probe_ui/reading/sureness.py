@@ -143,6 +143,19 @@ _OF_THIS_CASE = re.compile(r"(?i)\b(?:this|these|here|here's|I|I'd|I'm|my|we|pat
                            r"diagnosis|image|photo|photograph|picture|fundus\s+photo(?:graph)?|scan|film|study|"
                            r"radiograph|slice)\b")
 
+# what this case shows called typical ("... milia-like cysts and comedo-like openings, which are classic dermoscopic
+# features.", "The picture shows small excoriated papules and short burrows ... That distribution is classic for
+# scabies"): the reply's own findings, no general statement; across batches 1-89 all 14 readings whose only doubt was
+# "generic" were right, and they read so
+_CALLED_TYPICAL = re.compile(r"(?i)\A(?:is|are)\s+(?:an?\s+)?(?:typical|classic)\b")
+
+
+def _general_remark(text: str) -> bool:
+    """Whether the reply says how a disease looks in general (:data:`_GENERIC`), beyond calling what this case shows
+    typical."""
+    case = _OF_THIS_CASE.search(text) is not None
+    return any(not (case and _CALLED_TYPICAL.match(m.group(0))) for m in _GENERIC.finditer(text))
+
 
 # a reply that states a finding is there ("There is a transverse lucent line ...", "The film shows a ..."): a "no"
 # read from a mention elsewhere in it ("In summary, no fracture.") may answer about another finding
@@ -365,6 +378,10 @@ def _hedged_part(text: str, item: Item, method: str, label: str | None) -> str:
     return _RANKED_BELOW.sub("", _SUPERLATIVE.sub("", text)) if item.kind == "choice" else text
 
 
+#: beyond this many sentences a reply's hedges are heard anywhere in it (a real long reply has a few dozen)
+_MOST_SENTENCES = 200
+
+
 def _sentences(text: str) -> list[str]:
     """The reply's sentences and lines, without those that are only markup."""
     return [x for x in re.split(r"(?<=[.!?;\n])\s+", text) if x.strip(" \t\n*_#>-")]
@@ -394,8 +411,8 @@ def _answering_sentences(text: str, item: Item, method: str, label: str | None) 
     every one that names an answer or what the question asks about; not "likely borderline resectable" or "a
     non-enhancing (likely necrotic) component" in the description."""
     sentences = _sentences(text)
-    if len(sentences) < 3:
-        return text
+    if not 3 <= len(sentences) <= _MOST_SENTENCES:
+        return text  # (a degenerate reply of thousands of lines is read whole: no sentence is weighed alone)
     asked = finding_stems(item.question) if item.question else set()
     if method == "bare" and label is not None:
         held = next(x for x in (sentences[0], sentences[-1], *sentences) if _lone_letter(label).search(x))
@@ -734,7 +751,7 @@ def doubts(text: str, item: Item, method: str, label: str | None = None, *, refu
             (method in _MENTIONS and _denied_by_name(t, item, label))
             or (method == "declaration" and _declaration_denied(t, last_declaration(t, item).at))):
         found.append("denied")  # "These findings don't point to A, erythema migrans.", "I don't think it is A."
-    if (method in _MENTIONS and _GENERIC.search(t)) or (
+    if (method in _MENTIONS and _general_remark(t)) or (
             method not in _MARKED and _DEFINING.search(t) and not _OF_THIS_CASE.search(t)) or (
             # "A pneumothorax occurs when ... It typically appears on chest X-ray as a thin pleural line with absent
             # lung markings.": a yes or no read from how a finding shows on any film

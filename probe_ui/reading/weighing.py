@@ -60,10 +60,14 @@ _CHAIN_REJECTED_BEFORE = re.compile(r"(?i)\b(?:not|excluding|except|eliminating|
                                     r"rather\s+than|instead\s+of|other\s+than)[ \t]+(?:(?:options?|choices?)[ \t]+)?$")
 
 
+# batch 91: "Not the right kidney — ...": "right" before a part of the body is the side, no judgement
+_SIDED = (r"(?:kidney|lung|lobe|side|sided|hip|femur|knee|breast|hemithorax|upper|lower|middle|main|base|apex|heart|"
+          r"ventricle|atrium|hemisphere|eye|hand|foot|arm|leg|ankle|wrist|shoulder|elbow|adrenal|ovary|renal|pleural|"
+          r"costophrenic|ureter|bronchus|iliac|inguinal|hemidiaphragm|colon)s?\b")
 # A word of judgement that is not an option's word ("None of the options seem right." must not read "right side")
 JUDGEMENT = re.compile(r"(?i)\b(?:seems?|looks?|is|are|be|sounds?|feels?|that's|all|quite|not|none)[ \t]+"
-                        r"(?:\w+[ \t]+)?(?:right|correct|wrong)\b|\b(?:right|correct|wrong)[ \t]+(?:answer|option|"
-                        r"choice)s?\b")
+                       r"(?:\w+[ \t]+)?(?:right|correct|wrong)\b(?![ \t\-]+" + _SIDED + r")"
+                       r"|\b(?:right|correct|wrong)[ \t]+(?:answer|option|choice)s?\b")
 # The last words of a reply cut off mid-sentence ("... Option C: Pulmonary edema. This would")
 _FUNCTION_WORDS = frozenset("""the a an this that these those would could should will is are was were be been of to
 in on at for with and or but which as by from its it their than then because since so if while whereas also may
@@ -73,10 +77,11 @@ contains measures represents includes including like whether what where when how
 she our your""".split())
 
 
-# batch 21: a last function word that ends its phrase: "it" after a preposition ("no kidney on it"), and a yes or no
+# batch 21: a last function word that ends its phrase: "it" after a preposition ("no kidney on it"; batch 91: "the
+# kidney is seen with the liver above it"), and a yes or no
 # after a verb of answering ("guessing no", "I'd say yes", "going with no")
 _ENDS_WHOLE = re.compile(r"(?i)\b(?:on|in|of|with|about|at|for|from|into|onto|behind|under|over|through|within|"
-                         r"without|inside|around|beyond|near)[ \t]+it\Z"
+                         r"without|inside|around|beyond|near|above|below|beside|next[ \t]+to)[ \t]+it\Z"
                          r"|\b(?:guess(?:ing)?|say(?:ing)?|answer(?:ing)?|go(?:ing)?[ \t]+with|call(?:ing)?[ \t]+it|"
                          r"lean(?:ing)?(?:[ \t]+towards?)?)[ \t,:]+(?:no|yes)\Z"
                          # batch 61: "... the size is normal so not cirrhotic, no": a conclusion after "so", then the

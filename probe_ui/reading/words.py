@@ -102,6 +102,28 @@ def result_for_another_finding(text: str, item: Item, label: str | None = None) 
     return any(another_finding(name, asked) for name in [*named, *(name for name, _ in entries)])
 
 
+# batch 90: "**It certainly does.**" to "Does this image show the kidney?": the question's own verb echoed as the whole
+# opening clause, as English answers a yes/no question ("It does.", "It doesn't.", "There is.", "It isn't."); not
+# before a comma ("It is, in my view, a CT")
+_ECHO = re.compile(r"(?i)(?:it|there|they|this|that)[ \t]+(?:(?:certainly|definitely|absolutely|clearly|really|"
+                   r"indeed|sure)[ \t]+)?(does|do|did|is|are|was|were)([ \t]+not|n't)?"
+                   r"(?=[ \t]*(?:[.;:!\n\u2013\u2014]|\s-\s|\Z))")
+_ASKED_VERB = re.compile(r"(?i)\A\W*(does|do|did|is|are|was|were)\b")
+_VERB_GROUPS = ({"does", "do", "did"}, {"is", "are", "was", "were"})
+
+
+def _echoed_answer(text: str, item: Item) -> str | None:
+    """The answer a yes/no reply gives by echoing the question's verb as its opening clause, or None."""
+    if item.kind != "yesno" or not item.aliases:
+        return None
+    m = _ECHO.match(text)
+    asked = _ASKED_VERB.match(item.question) if m is not None else None
+    if m is None or asked is None or not any({m.group(1).casefold(), asked.group(1).casefold()} <= g
+                                             for g in _VERB_GROUPS):
+        return None
+    return item.aliases["nope" if m.group(2) else "yep"]
+
+
 def leading_word(text: str, item: Item) -> str | None:
     """A reply that opens with its answer: "No, there is ...", "Yes there is a mass but no ...", "Red.".
 
@@ -113,6 +135,9 @@ def leading_word(text: str, item: Item) -> str | None:
     if item.kind == "yesno" and ":" in t[:20]:
         # batch 81: "IMPRESSION: Positive for a left-sided pleural effusion.": the opening under a report's heading
         t = _IMPRESSION_HEADING.sub("", t, count=1)
+    echoed = _echoed_answer(t, item)
+    if echoed is not None:
+        return echoed
     follow = r"[ \t]*(?:[.,;:!\n)\-]|\Z)" if item.kind == "label" else r"(?:[ \t]*[.,;:!\n)\-]|\s|\Z)"
     for word, lab in sorted(item.words + item.openers, key=lambda w: -len(w[0])):
         m = phrase_regex(word, suffix=item.kind == "label").match(t)
@@ -165,6 +190,15 @@ def conceded_degree(text: str, item: Item) -> bool:
 _MAYBE_BEFORE = re.compile(r"(?i)\b(?:maybe|perhaps|possibly)[ \t,]+(?:(?:the|a|an)[ \t]+)?$")
 
 
+# batch 90: "No, I don't think the spleen is enlarged.": the clause the reply doubts as a whole, its "not" moved up
+_DOUBTING = re.compile(r"(?i)\b(?:don['\u2019]t|do\s+not|dont)\s+(?:think|believe)\b")
+
+
+def _doubted(clause: str, at: int) -> bool:
+    """Whether the clause puts what stands at ``at`` under "I don't think" (its "not" moved up)."""
+    return _DOUBTING.search(clause, 0, at) is not None
+
+
 def restated_answer(text: str, item: Item) -> tuple[str, bool] | None:
     """Yes/no items: the answer the reply's first clause (after its opening yes/no word) states with the opposite of
     the question's word ("this scan is not normal" to "Does it show any abnormality?" is yes; "it is normal" is no;
@@ -186,7 +220,8 @@ def restated_answer(text: str, item: Item) -> tuple[str, bool] | None:
             for m in pattern(r"(?i)\b(?:is|are|was|were|looks?|appears?|seems?)(?P<neg>\s+not|n't)?\s+"
                              r"(?:(?:entirely|completely|totally|quite|perfectly)\s+)?" + re.escape(o) + r"\b"
                              ).finditer(first):
-                said.add(("yes" if m.group("neg") else "no", bool(m.group("neg"))))
+                neg = bool(m.group("neg")) != _doubted(first, m.start())
+                said.add(("yes" if neg else "no", neg))
     said |= _finding_stated(first, q, after_word=first is not clauses[0])
     # the question's own word, said or denied (batch 13): "yes, the fracture is not displaced" to "Is the fracture
     # displaced?" states no after its yes
@@ -195,7 +230,8 @@ def restated_answer(text: str, item: Item) -> tuple[str, bool] | None:
         for m in pattern(r"(?i)\b(?:is|are|was|were|looks?|appears?|seems?)(?P<neg>\s+not|n't)?\s+"
                          r"(?:(?:entirely|completely|totally|quite|at\s+all)\s+)?" + re.escape(predicate.group(1))
                          + r"\b").finditer(first):
-            said.add(("no" if m.group("neg") else "yes", bool(m.group("neg"))))
+            neg = bool(m.group("neg")) != _doubted(first, m.start())
+            said.add(("no" if neg else "yes", neg))
     if len({answer for answer, _ in said}) != 1:
         return None
     answer, negated = said.pop()
@@ -483,7 +519,11 @@ def described_absences(text: str, item: Item) -> list[tuple[int, int]]:
         # does not ask ("CT of the abdomen. No free fluid.", "Axial CT of the abdomen, no free fluid."); "ct head,
         # axial, no contrast" to "... given contrast?" still denies what it asks
         terms = question_words(item.question)
-        if subject.answer_from_subject(text, item.question) is not None:
+        first = text.lstrip().split("\n", 1)[0]
+        if subject.answer_from_subject(text, item.question) is not None or (
+                first != text and subject.answer_from_subject(first, item.question) is not None):
+            # batch 90: a long report that names what the image is in its first line ("**Modality:** Transabdominal
+            # grayscale ultrasound, ...", "### Axial FLAIR MRI of the brain") and lists its findings' absences after
             pattern = _NO_BEFORE_NOUN
     if pattern is _WITH_NO and "with" not in text.lower() and "," not in text:
         return []
