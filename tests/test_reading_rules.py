@@ -10287,7 +10287,7 @@ def test_what_the_elimination_leaves_is_declared(reply: str, choice: str, sure: 
 
 def test_a_lone_letter_where_a_long_reply_puts_its_answer_is_sure() -> None:
     # batch 88: the letter in the first sentence of a long review is where it answers (the length is no doubt); in the
-    # middle of it, the reading stays a guess
+    # middle of it, outside a concluding sentence, the reading stays a guess
     options = ("Left kidney", "Right kidney", "Both kidneys", "Neither kidney")
     body = ("This is a coronal contrast-enhanced CT in the excretory phase. The left renal pelvis and calyces are "
             "dilated, with blunting of the calyceal fornices and thinning of the overlying cortex. The left ureter is "
@@ -10295,8 +10295,8 @@ def test_a_lone_letter_where_a_long_reply_puts_its_answer_is_sure() -> None:
             "system is normal in calibre and the right ureter opacifies normally.")
     first = extract("The hydronephrosis is on the left — option A.\n\n" + body, "choice", ABCD, options,
                     question="Which kidney shows hydronephrosis?")
-    middle = extract(body.replace(" The left ureter", " So the answer is the left, option A. The left ureter"),
-                     "choice", ABCD, options, question="Which kidney shows hydronephrosis?")
+    inside = body.replace(" The left ureter", " The left side, option A, is dilated. The left ureter")
+    middle = extract(inside, "choice", ABCD, options, question="Which kidney shows hydronephrosis?")
     assert (first.choice, first.sure) == ("A", True)
     assert (middle.choice, middle.sure) == ("A", False)
 
@@ -10494,3 +10494,51 @@ def test_palatine_no(reply: str, question: str, choice: str) -> None:
 def test_doric_quine_is_female() -> None:
     reply = "It's a quine — there's breist shadows ower baith lower zones."
     assert extract(reply, "label", ("male", "female"), question="Is this patient male or female?").choice == "female"
+
+
+_LONG_CHEST = ("The patient is well positioned and the inspiration is adequate, with nine posterior ribs visible above "
+               "the diaphragm. The trachea is central and the mediastinal contours are normal. The hila are of normal "
+               "size and density. The costophrenic angles are assessed on both sides, and the bones and soft tissues "
+               "are unremarkable throughout the visible field.")
+
+
+def test_a_lone_letter_in_the_sentence_a_long_reply_concludes_with_is_placed() -> None:
+    # batch 90: "So ... — option C." before a recommendation (read C, unsure for the length)
+    options = ("Left side", "Bilateral", "Right side", "No effusion")
+    reply = (_LONG_CHEST + "\n\nSo the effusion is on the right — option C. An ultrasound would help estimate the "
+             "volume if drainage is considered.")
+    answer = extract(reply, "choice", ABCD, options, question="Where is the pleural effusion?")
+    assert (answer.choice, answer.sure) == ("C", True)
+
+
+@pytest.mark.parametrize("tail, sure", [
+    # batch 90: a recommendation's "may be" and an estimate's "perhaps" put no doubt on the answer (read yes, unsure)
+    (" A CT may be considered if surgery is planned.", True),
+    (" The step in the cortex shows perhaps 1-2 mm of displacement.", True),
+    # a doubt about the finding itself still does
+    (" The line may be a nutrient canal.", False),
+])
+def test_recommendations_and_estimates_are_no_doubt(tail: str, sure: bool) -> None:
+    reply = "Yes, there's a fracture.\n\n" + _LONG_CHEST.replace("bones", "other bones") + tail
+    answer = extract(reply, "yesno", ("yes", "no"), question="Is there a fracture?")
+    assert (answer.choice, answer.sure) == ("yes", sure)
+
+
+def test_a_declaration_opening_a_long_review_is_weighed_by_its_own_sentences() -> None:
+    # batch 90: a hedge in the review's recommendation (read B, unsure)
+    options = ("Left femur", "Right femur", "Both femurs", "No fracture")
+    reply = ("**Answer: B. Right femur**\n\n" + _LONG_CHEST.replace("chest", "pelvis")
+             + "\n\nRecommendation: CT may be needed, and traction could be applied before theatre if it is delayed.")
+    answer = extract(reply, "choice", ABCD, options, question="Which femur is fractured?")
+    assert (answer.choice, answer.sure) == ("B", True)
+
+
+def test_an_answer_word_of_another_language_opening_a_long_reply_is_placed() -> None:
+    # batch 90 (read yes, unsure for the length)
+    reply = ("Oui, il y a une condensation du lobe inférieur droit. Sur le cliché de face, on voit une opacité "
+             "alvéolaire mal limitée de la base droite, avec un bronchogramme aérien, qui efface la coupole "
+             "diaphragmatique droite mais respecte le bord droit du cœur. Le cul-de-sac costodiaphragmatique droit "
+             "est libre, le médiastin est centré, le cœur est de taille normale et le poumon gauche est clair. Les "
+             "structures osseuses visibles sont sans particularité et il n'y a pas d'épanchement pleural.")
+    answer = extract(reply, "yesno", ("yes", "no"), question="Is there consolidation in the right lower lobe?")
+    assert (answer.choice, answer.sure) == ("yes", True)

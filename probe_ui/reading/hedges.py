@@ -10,9 +10,15 @@ from __future__ import annotations
 
 import re
 
+# batch 90: what "may be" does in a recommendation ("CBCT may be considered if extraction is planned", "a small
+# pneumothorax may be observed with repeat imaging"): a next step, no doubt about the answer
+_RECOMMENDED = (r"\s+(?:considered|performed|obtained|indicated|warranted|helpful|useful|needed|required|repeated|"
+                r"observed|managed|treated|followed|offered|added|arranged|requested|ordered|scheduled)\b")
+
 #: the words that make a reading a guess, wherever they stand in the part of the reply that gives the answer
 HEDGE = re.compile(
-    r"(?i)\b(?:probabl[ey]|likely|possibl[ey]|perhaps|maybe|might|could\s+be|may\s+be|i(?:'d|\s+would)?\s+(?:think|"
+    r"(?i)\b(?:probabl[ey]|likely|possibl[ey]|perhaps|maybe|might|(?:could|may)\s+be(?!" + _RECOMMENDED + r")|"
+    r"i(?:'d|\s+would)?\s+(?:think|"
     r"believe|suspect|guess)|favou?r(?:s|ing)?|"
     # batch 21: "guessing no" says it is a guess
     r"guessing|"

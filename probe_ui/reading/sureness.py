@@ -370,11 +370,16 @@ def _hedged_part(text: str, item: Item, method: str, label: str | None) -> str:
         at = last_declaration(text, item).at
         if at > 0:
             text = text[max((m.end() for m in _SENTENCE_MARK.finditer(text, 0, at)), default=0):]
+        if at >= 0 and len(text.split()) > LONG_WORDS:
+            # batch 90: "**Answer: B – right side**" opening a systematic review: its sentence, and those that name
+            # an answer or what is asked, as for an answer a long reply opens with
+            text = _answering_sentences(text, item, "leading", label)
     elif len(text.split()) > LONG_WORDS and _placed(text, item, method, label):
         text = _answering_sentences(text, item, method, label)
     text = _OTHERS_VIEW.sub(lambda m: " " * len(m.group(0)), text)
     text = _HEDGED_NUMBER.sub(lambda m: " " * len(m.group(0)) if _CLEAR_LEAD <= int(m.group(1)) <= 100 else m.group(0),
                               text)
+    text = _ESTIMATE.sub(lambda m: " " * len(m.group(0)), text)
     return _RANKED_BELOW.sub("", _SUPERLATIVE.sub("", text)) if item.kind == "choice" else text
 
 
@@ -392,16 +397,38 @@ def _lone_letter(label: str) -> re.Pattern[str]:
     return re.compile(rf"(?<![\w'])[(\[]?{re.escape(label)}[)\]]?(?![\w'])")
 
 
+# batch 90: the sentence a reply concludes with, wherever it stands ("So: **mildly enlarged** — option B.",
+# "**Impression:** Solitary left lung mass (C).", "So I think the hydronephrosis is due to **prostatic enlargement
+# (D)**"), a recommendation or a caveat after it
+_CONCLUDING_SENTENCE = re.compile(r"(?i)\A[\W_]*(?:so|therefore|thus|hence|overall|in\s+summary|in\s+conclusion|"
+                                  r"to\s+sum\s+up|impression|conclusion|answer|final\s+answer|diagnosis|verdict|"
+                                  r"bottom\s+line|main\s+finding)\b")
+
+
 def _placed(text: str, item: Item, method: str, label: str | None) -> bool:
     """Whether the reading comes from where the reply puts its answer: its opening or its closing (``_PLACED``), or
-    a lone letter in its first or last sentence or on a line of its own ("Most likely diagnosis\nC.")."""
+    a lone letter in its first or last sentence, in the sentence it concludes with (:data:`_CONCLUDING_SENTENCE`)
+    or on a line of its own ("Most likely diagnosis\nC.")."""
     if method in _PLACED:
         return True
+    if method == "language" and item.kind == "yesno" and item.aliases:
+        # batch 90: "Oui, il y a une condensation du lobe inférieur droit. ..." (the answer word opening the reply)
+        said = lexicon.foreign_yes_no(text)
+        return said is not None and item.aliases["yep" if said == "yes" else "nope"] == label
     if method != "bare" or label is None or item.kind != "choice":
         return False
     sentences = _sentences(text)
-    return bool(sentences) and (any(_lone_letter(label).search(x) for x in (sentences[0], sentences[-1]))
-                                or any(x.strip(" \t\n*_#>-.:()[]") == label for x in sentences))
+    letter = _lone_letter(label)
+    return bool(sentences) and (any(letter.search(x) for x in (sentences[0], sentences[-1]))
+                                or any(x.strip(" \t\n*_#>-.:()[]") == label
+                                       or (_CONCLUDING_SENTENCE.match(x) and letter.search(x)) for x in sentences))
+
+
+# what a doubt about the finding names instead of it ("Yes, there's a fracture. ... The line may be a nutrient
+# canal."): a sentence that names one is weighed too
+_ANOTHER_EXPLANATION = re.compile(r"(?i)\b(?:artefact|artifact|normal\s+variant|nutrient\s+(?:canal|foramen)|"
+                                  r"vascular\s+(?:channel|groove|marking)|skin\s+fold|overlapp?\w*|superimpos\w*|"
+                                  r"mimic\w*|projectional|positional|rotation)\b")
 
 
 def _answering_sentences(text: str, item: Item, method: str, label: str | None) -> str:
@@ -415,11 +442,14 @@ def _answering_sentences(text: str, item: Item, method: str, label: str | None) 
         return text  # (a degenerate reply of thousands of lines is read whole: no sentence is weighed alone)
     asked = finding_stems(item.question) if item.question else set()
     if method == "bare" and label is not None:
-        held = next(x for x in (sentences[0], sentences[-1], *sentences) if _lone_letter(label).search(x))
+        letter = _lone_letter(label)
+        held = next((x for x in (sentences[0], sentences[-1]) if letter.search(x)), None) or next(
+            (x for x in sentences if _CONCLUDING_SENTENCE.match(x) and letter.search(x)),
+            next((x for x in sentences if letter.search(x)), sentences[-1]))
     else:
-        held = sentences[0] if method == "leading" else sentences[-1]
+        held = sentences[0] if method in ("leading", "language") else sentences[-1]
     kept = [x for x in sentences if x is held or (item.kind != "yesno" and named_in(x, item))
-            or (asked and finding_stems(x) & asked)
+            or (asked and finding_stems(x) & asked) or _ANOTHER_EXPLANATION.search(x)
             or (item.kind == "yesno" and re.match(r"(?i)[\W_]*(?:yes|no)\b", x))]
     return "\n".join(kept)
 
@@ -438,6 +468,11 @@ _OTHERS_VIEW = re.compile(
 _HEDGED_NUMBER = re.compile(r"(?i)\b(?:maybe|perhaps|probably|possibly)[ \t]+"
                             r"(?:(?:about|around|roughly)[ \t]+|~[ \t]*)?(\d{1,3})(?![\d.,])[ \t]*(?:%|percent\b)")
 _CLEAR_LEAD = 60
+# batch 90: a hedge word that only rounds a measurement ("with perhaps 1-2 mm of displacement", "probably around 4
+# cm"): an estimate of size, not a doubt about the answer
+_ESTIMATE = re.compile(r"(?i)\b(?:perhaps|maybe|possibly|probably|likely)[ \t]+"
+                       r"(?:(?:about|around|roughly)[ \t]+|~[ \t]*)?\d+(?:[.,]\d+)?"
+                       r"(?:[ \t]*[-\u2013][ \t]*\d+(?:[.,]\d+)?)?[ \t]*(?:mm|cm|ml|cc|hu|degrees|\u00b0)(?![\w])")
 _SENTENCE_MARK = re.compile(r"[.!?;\n]")
 
 
