@@ -10542,3 +10542,61 @@ def test_an_answer_word_of_another_language_opening_a_long_reply_is_placed() -> 
              "structures osseuses visibles sont sans particularité et il n'y a pas d'épanchement pleural.")
     answer = extract(reply, "yesno", ("yes", "no"), question="Is there consolidation in the right lower lobe?")
     assert (answer.choice, answer.sure) == ("yes", True)
+
+
+@pytest.mark.parametrize("reply, refusal", [
+    # batch 90: an image of limited quality read within its limits, and a cropped one blamed (read unflagged)
+    ("**Image quality:** Limited. The gain is set very high and there is reverberation artefact across the "
+     "hepatorenal interface. Interpretation is therefore limited.\n\n**Findings (within these limits):** no anechoic "
+     "stripe.\n\n**Tentative answer:** B. No free fluid.", True),
+    ("The image is heavily cropped and only shows a narrow strip, but the hepatorenal interface is apposed, so B.",
+     True),
+    # a quality that is not blamed declines nothing
+    ("**Image quality:** Adequate. No anechoic stripe between liver and kidney. Answer: B.", False),
+])
+def test_an_image_of_limited_quality_read_within_its_limits_is_flagged(reply: str, refusal: bool) -> None:
+    answer = extract(reply, "choice", ("A", "B"), ("Free fluid is present", "No free fluid"),
+                     question="Does this image show free fluid in Morison's pouch?")
+    assert (answer.choice, answer.refusal) == ("B", refusal)
+
+
+def test_a_hypothetical_case_after_a_colon_names_the_option_only_to_weigh_it() -> None:
+    # batch 90: "not the portal venous phase: in the portal venous phase the veins would be ..." (read B, the
+    # option named again in the hypothesis)
+    reply = ("This is not the portal venous phase: in the portal venous phase the portal and hepatic veins would be "
+             "brightly enhanced, the spleen homogeneous and the liver at peak enhancement.")
+    answer = extract(reply, "choice", ("A", "B"), ("Arterial phase", "Portal venous phase"),
+                     question="Was this image acquired in the arterial or the portal venous phase?")
+    assert answer.choice == "A"
+
+
+def test_differential_entries_whose_features_are_not_seen_are_set_aside() -> None:
+    # batch 90 (read nothing: lymphoma, tuberculosis and silicosis named beside the eponym of sarcoidosis)
+    options = ("Sarcoidosis", "Lymphoma", "Unknown", "Tuberculosis", "Silicosis")
+    reply = ("**Findings:** bilateral symmetric hilar lymphadenopathy.\n\n**Differential considerations:**\n"
+             "- Lymphoma: asymmetric nodal enlargement with anterior mediastinal involvement; not seen.\n"
+             "- Tuberculosis: usually unilateral adenopathy or upper-lobe cavitation; not seen.\n"
+             "- Silicosis: requires occupational exposure, and eggshell calcification is absent.\n\n"
+             "**Impression:** Findings are most consistent with Besnier-Boeck-Schaumann disease, stage II.")
+    assert extract(reply, "choice", ("A", "B", "C", "D", "E"), options,
+                   question="What is the most likely diagnosis?").choice == "A"
+
+
+def test_an_escape_option_set_aside_in_a_json_field_is_not_stated() -> None:
+    # batch 90 (read nothing: '"None of the above": "not applicable ..."' taken as stated beside the answer A)
+    reply = ('{"options_considered": {"Pneumonia": "consistent", "None of the above": "not applicable - abnormality '
+             'present"}, "answer": "A", "answer_text": "Pneumonia"}')
+    options = ("Pneumonia", "Pulmonary edema", "Lung mass", "None of the above")
+    answer = extract(reply, "choice", ABCD, options, question="What is the abnormality in the left lung?")
+    assert answer.choice == "A"
+
+
+@pytest.mark.parametrize("reply, choice", [
+    # batch 90: Russian child and adult (read nothing)
+    ("Заключение: Костная система незрелая. Это рентгенограмма ребёнка.", "child"),
+    ("Это взрослый.", "adult"),
+    ("Это не ребёнок, это взрослый.", None),
+])
+def test_russian_child_and_adult(reply: str, choice: str | None) -> None:
+    answer = extract(reply, "label", ("child", "adult"), question="Is this radiograph of a child or an adult?")
+    assert answer.choice == choice

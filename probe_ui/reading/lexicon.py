@@ -424,7 +424,7 @@ _ESCAPE_WORDS = {
 # "None of the above: not applicable.", a table row "| None of the above | An abnormality is clearly present — ✗ |"):
 # the reply does not state that escape
 _ESCAPE_SET_ASIDE = re.compile(
-    "(?i)[\"'\u201c\u201d\u2018\u2019*_)\\]\\s]*(?:[:\\-\u2013\u2014]+[ \\t*_]*)?"
+    "(?i)[\"'\u201c\u201d\u2018\u2019*_)\\]\\s]*(?:[:\\-\u2013\u2014]+[ \\t*_\"'\u201c\u201d\u2018\u2019]*)?"
     r"(?:(?:is|are|would\s+be)\s+)?(?:(?:clearly|also|certainly|simply|therefore|thus|so)\s+)?"
     r"(?:(?:does\s+not|doesn't|do\s+not|don't|is\s+not|isn't|not|cannot|can't)\s+(?:really\s+)?"
     r"(?:apply|applicable|appropriate|correct|right|relevant|fit|needed|the\s+answer|be\s+(?:chosen|selected|"
@@ -440,6 +440,9 @@ _DISMISSAL = re.compile(
     r"|\bnone\s+of\s+(?:that|this|these|which)\s+(?:is|are)\s+(?:present|seen)\b|\b(?:is|are)\s+against\s+it\b"
     r"|\bargues?\s+against\s+it\b|\b(?:unlikely|less\s+likely|excluded|ruled\s+out)\b"
     r"|\bpremise\s+(?:holds|stands|is\s+(?:valid|sound|correct|fine|reasonable))\b|[\u2717\u2718\u274c]"
+    # batch 90: "- Tuberculosis: usually unilateral adenopathy or upper-lobe cavitation; not seen.", "- Silicosis:
+    # requires occupational exposure, and eggshell calcification is absent." (the entry's features denied at its end)
+    r"|[;,\u2014\u2013]\s*(?:not\s+seen|not\s+present|absent)(?:\s+here)?[ \t.]*$|\b(?:is|are)\s+absent[ \t.]*$"
     # batch 90: "- **None of the above** — there is clearly a focal lesion, so I wouldn't pick this."
     r"|\b(?:wouldn't|would\s+not|won't|will\s+not|don't|do\s+not)\s+(?:pick|choose|select)\s+(?:this|it|that)\b")
 # what in such an entry takes its option up instead ("fits best", "Consistent.", "✓")
@@ -802,6 +805,8 @@ WORDS: dict[str, tuple[str, ...]] = {
                   # batch 32: Sesotho ("Ngwana.")
                   "ngwana"),
     "adult": ("adulto", "adulta", "adulte", "erwachsener", "erwachsenen", "erwachsene", "成人", "成年人",
+              # batch 90: Russian (an adult, of an adult)
+              "взрослый", "взрослого", "взрослая", "взрослой",
               # batch 22: Luxembourgish, Gujarati, Punjabi, Mongolian
               "erwuessenen", "erwuessene", "erwuessen", "પુખ્ત", "ਬਾਲਗ", "насанд хүрэгч", "насанд хүрсэн",
               # batch 70: Teochew ("大人。Epiphyses fused。"; in Chinese and Japanese writing alike a grown-up)
@@ -931,6 +936,8 @@ WORDS: dict[str, tuple[str, ...]] = {
               # batch 68: Unserdeutsch (and German) "Das is ein Kind, ..." (a child; "Kind" alone is the English
               # "kind", so only after its article)
               "ein kind",
+              # batch 90: Russian "Это рентгенограмма ребёнка." (a radiograph of a child; with and without the ё)
+              "ребёнок", "ребенок", "ребёнка", "ребенка",
               # batch 70: Jingpho "Ma rai ai. Growth plates still open." ((it) is a child: "ma" child, "rai" be, "ai" a
               # statement particle), the three words together only ("ma" alone is a word of many languages)
               "ma rai ai",

@@ -839,9 +839,13 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
      r"|\bI(?:'m|\s+am)\s+not\s+going\s+to\s+be\s+able\s+to\s+(?:give|provide|offer)\s+(?:you\s+)?(?:a\s+)?"
      r"(?:reliable\s+|confident\s+|definitive\s+)?answer\b"
      r"|\b(?:evaluation|assessment|interpretation|study)\s+(?:is\s+)?limited\s+by\b[^!?\n]{0,80}?[.;]\s*within\s+"
-     r"(?:these|those|the)?\s*limitations\b"
-     r"|\bquality\s*(?:is\s+|:[ \t]*)?(?:(?:severely|badly|very|markedly)\s+)?(?:suboptimal|poor|low|degraded|"
-     r"inadequate)\b[^!?]{0,200}?\b(?:interpretation|assessment|evaluation)\s+is\s+limited\b"
+     r"(?:these|those|the)?\s*limit(?:ation)?s\b"
+     # batch 90: "**Image quality:** Limited. ... Interpretation is therefore limited."
+     r"|\bquality\s*(?:is\s+|[*_]*:[*_ \t]*)?(?:(?:severely|badly|very|markedly)\s+)?(?:suboptimal|poor|low|degraded|"
+     r"inadequate|limited)\b[^!?]{0,200}?\b(?:interpretation|assessment|evaluation)\s+is\s+(?:therefore\s+|thus\s+|"
+     r"hence\s+|so\s+)?limited\b"
+     # batch 90: "The image is heavily cropped and only shows a narrow strip, but ... so yes" (the image blamed)
+     r"|\b(?:heavily|severely|badly|tightly)\s+cropped\b[^.;!?\n]{0,40}?\bonly\s+(?:shows?|includes?|covers?)\b"
      r"|\b(?:treat|take)\s+this\s+as\s+a\s+best\s+(?:estimate|guess)\s+rather\s+than\s+a\s+(?:confident|definitive)\b"
      r"|\b(?:cropped|blurry|blurred|dark|underexposed|cut\s+off)\b[^!?\n]{0,80}?,\s+so\s+I(?:'m|\s+am)\s+not\s+"
      r"(?:certain|sure)\s*,\s+but\b",

@@ -232,7 +232,9 @@ _LAST_MARK = re.compile(r"(?<!\bvs)(?<!\bv)\.|[!?;:\n]")  # (not the full stop o
 # ("성장판이 아직 닫히지 않았습니다", the growth plates have not closed; Indonesian "tidak"), which denies something
 # else
 _FOREIGN_NOT = re.compile(r"(?i)(?<!\w)(?:bukan|tidak(?=[ \t]+(?:anak|dewasa|lansia|orang[ \t]+tua))|de[gğ]il\w*|"
-                          r"kh[oô]ng\s+ph[aả]i|\u0644\u064a\u0633\u062a?)(?!\w)"
+                          r"kh[oô]ng\s+ph[aả]i|\u0644\u064a\u0633\u062a?|"
+                          # batch 90: Russian "не" (not: "Это не ребёнок.", this is not a child)
+                          r"\u043d\u0435)(?!\w)"
                           r"|(?<!\u5e76)\u975e(?!\u5e38)"
                           r"|\uc544[\ub2c8\ub2d9\ub2d8\ub2cc]|(?:\u3067\u306f|\u3058\u3083)(?:\u306a|\u3042\u308a\u307e\u305b\u3093)")
 

@@ -335,7 +335,9 @@ _PLACE_OPTION = re.compile(r"(?i)\A(?:the\b|.*\b(?:left|right|both|bilateral|upp
 @functools.lru_cache(maxsize=1024)
 def _sentence_of_option(opt: str, lead: str, tail: str) -> re.Pattern[str]:
     """A sentence that opens with ``lead`` and an option's text, then ``tail``; compiled once per option and form."""
-    return re.compile(r"(?i)(?:\A|(?<=[.!?\n])|(?<=[.!?][ \t]))[ \t*_\-]*" + lead
+    # (batch 90: also a clause after a colon or a semicolon, "This is not the portal venous phase: in the portal venous
+    # phase the portal and hepatic veins would be brightly enhanced, ...")
+    return re.compile(r"(?i)(?:\A|(?<=[.!?\n:;])|(?<=[.!?:;][ \t]))[ \t*_\-]*" + lead
                       + r"[ \t]+".join(map(re.escape, opt.split())) + tail)
 
 
