@@ -10484,16 +10484,11 @@ def test_an_undecided_opening_names_no_answer(reply: str) -> None:
 
 
 @pytest.mark.parametrize("reply, question, choice", [
-    # batch 91: Palatine "Naa" before a mark, Doric "quine"
+    # batch 91: Palatine "Naa" before a mark
     ("Naa, des is a CT.", "Is this an MRI? (please answer yes/no)", "no"),
 ])
 def test_palatine_no(reply: str, question: str, choice: str) -> None:
     assert extract(reply, "yesno", ("yes", "no"), question=question).choice == choice
-
-
-def test_doric_quine_is_female() -> None:
-    reply = "It's a quine — there's breist shadows ower baith lower zones."
-    assert extract(reply, "label", ("male", "female"), question="Is this patient male or female?").choice == "female"
 
 
 _LONG_CHEST = ("The patient is well positioned and the inspiration is adequate, with nine posterior ribs visible above "
@@ -10512,9 +10507,11 @@ def test_a_lone_letter_in_the_sentence_a_long_reply_concludes_with_is_placed() -
 
 
 @pytest.mark.parametrize("tail, sure", [
-    # batch 90: a recommendation's "may be" and an estimate's "perhaps" put no doubt on the answer (read yes, unsure)
+    # batch 90: a recommendation's "may be" puts no doubt on the answer (read yes, unsure)
     (" A CT may be considered if surgery is planned.", True),
-    (" The step in the cortex shows perhaps 1-2 mm of displacement.", True),
+    # an estimate of the finding's own size is a doubt (hostile review of batches 90-91: "Perhaps 8-12 mm across." to
+    # "Under 1 cm / 1 to 3 cm")
+    (" The fracture shows perhaps 1-2 mm of displacement.", False),
     # a doubt about the finding itself still does
     (" The line may be a nutrient canal.", False),
 ])
@@ -10531,17 +10528,6 @@ def test_a_declaration_opening_a_long_review_is_weighed_by_its_own_sentences() -
              + "\n\nRecommendation: CT may be needed, and traction could be applied before theatre if it is delayed.")
     answer = extract(reply, "choice", ABCD, options, question="Which femur is fractured?")
     assert (answer.choice, answer.sure) == ("B", True)
-
-
-def test_an_answer_word_of_another_language_opening_a_long_reply_is_placed() -> None:
-    # batch 90 (read yes, unsure for the length)
-    reply = ("Oui, il y a une condensation du lobe inférieur droit. Sur le cliché de face, on voit une opacité "
-             "alvéolaire mal limitée de la base droite, avec un bronchogramme aérien, qui efface la coupole "
-             "diaphragmatique droite mais respecte le bord droit du cœur. Le cul-de-sac costodiaphragmatique droit "
-             "est libre, le médiastin est centré, le cœur est de taille normale et le poumon gauche est clair. Les "
-             "structures osseuses visibles sont sans particularité et il n'y a pas d'épanchement pleural.")
-    answer = extract(reply, "yesno", ("yes", "no"), question="Is there consolidation in the right lower lobe?")
-    assert (answer.choice, answer.sure) == ("yes", True)
 
 
 @pytest.mark.parametrize("reply, refusal", [
@@ -10600,3 +10586,90 @@ def test_an_escape_option_set_aside_in_a_json_field_is_not_stated() -> None:
 def test_russian_child_and_adult(reply: str, choice: str | None) -> None:
     answer = extract(reply, "label", ("child", "adult"), question="Is this radiograph of a child or an adult?")
     assert answer.choice == choice
+
+
+_REVIEW_91 = [
+    # (reply, kind, labels, options, question, what a careful clinician records): the hostile review of batches
+    # 90-91 (187 near misses); each was read sure and wrong by a first version of this session's rules
+    ("It is: a non-contrast CT of the head.",
+     "yesno", ("yes", "no"), (),
+     "Is this an MRI?", "no"),
+    ("There is - a small right pleural effusion, but no pneumothorax.",
+     "yesno", ("yes", "no"), (),
+     "Is there a pneumothorax?", "no"),
+    ("It does - of the right radius, though; the left one is intact.",
+     "yesno", ("yes", "no"), (),
+     "Does this image show a fracture of the left radius?", "no"),
+    ("It was - oral contrast only; no IV contrast.",
+     "yesno", ("yes", "no"), (),
+     "Was intravenous contrast given?", "no"),
+    ("- Surface: smooth.\n- No caudate hypertrophy.\n- No ascites.\nYes, I'm confident this liver is "
+     "normal.",
+     "yesno", ("yes", "no"), (),
+     "Is the liver cirrhotic?", "no"),
+    ("- CTR: 0.48.\n- No pericardial effusion.\n- No pulmonary oedema.\n- No pleural effusions.\nYes, "
+     "the film is adequately inspired, with 10 posterior ribs visible.",
+     "yesno", ("yes", "no"), (),
+     "Is the heart enlarged?", "no"),
+    ("**Technical:** PA erect film, adequate inspiration with ten posterior ribs, no rotation.\n"
+     "**Airway:** trachea central.\n**Lungs:** clear, with lung markings reaching the chest wall at "
+     "both apices and no visceral pleural line.\n**Pleura:** right costophrenic angle blunted, small "
+     "right effusion.\n**Heart:** CTR 0.47.\n**Bones and soft tissues:** unremarkable.\n\nEffusion: "
+     "yes, small, right.\n\n### Conclusion\nNo pneumothorax, no consolidation; lines and tubes well "
+     "placed.",
+     "yesno", ("yes", "no"), (),
+     "Is there a pleural effusion?", "yes"),
+    ("**Step 1 - melanocytic or not:** there is a pigment network at the periphery, so melanocytic.\n"
+     "**Step 2 - pattern:** the network is irregular and broadened, with radial streaming at the 3 "
+     "o'clock edge, a blue-white veil centrally and peppering of regression.\n**Step 3 - colours:** "
+     "four colours (light brown, dark brown, blue-grey, white).\n**Step 4 - symmetry:** asymmetric in "
+     "two axes.\n\n### Conclusion\nMelanoma (A)\nOr B, seborrheic keratosis - I can't split them\n",
+     "choice", ("A", "B", "C", "D"), ("Melanoma", "Seborrheic keratosis", "Dermatofibroma", "Basal cell carcinoma"),
+     "What is the most likely diagnosis of this skin lesion?", None),
+    ("- **Left kidney:** no question, this is the dilated one - pelvis 3 cm, calyces ballooned.\n- "
+     "**Right kidney:** normal.",
+     "choice", ("A", "B"), ("Left kidney", "Right kidney"),
+     "Which kidney is hydronephrotic?", "A"),
+    ("That leaves A, the left kidney, as the normal one - the dilated collecting system is on the right.",
+     "choice", ("A", "B"), ("Left kidney", "Right kidney"),
+     "Which kidney is hydronephrotic?", "B"),
+    ("I'd record A as my first impression, but the lateral view shows the fluid is on the right.",
+     "choice", ("A", "B", "C", "D"), ("left side", "right side", "bilateral", "no effusion"),
+     "On which side is the pleural effusion?", "B"),
+    ("Looks right - lung markings reach the chest wall everywhere, so no pneumothorax.",
+     "choice", ("A", "B", "C"), ("Left", "Right", "Neither"),
+     "Which lung has a pneumothorax?", "C"),
+    ("Arborizing vessels are a classic feature of basal cell carcinoma; I see none in this image.",
+     "choice", ("A", "B", "C", "D"), ("Melanoma", "Seborrheic keratosis", "Dermatofibroma", "Basal cell carcinoma"),
+     "What is the most likely diagnosis of this skin lesion?", None),
+    ("Sí, a primera vista parece haber un derrame en la base izquierda, con borramiento del ángulo "
+     "costofrénico. Sin embargo, en la proyección lateral el seno costofrénico posterior está libre, y "
+     "lo que parecía derrame es una almohadilla grasa pericárdica prominente. El corazón es de tamaño "
+     "normal. No hay consolidación ni neumotórax. Los hilios son normales. Por lo tanto, no hay derrame "
+     "pleural.",
+     "yesno", ("yes", "no"), (),
+     "Is there a pleural effusion?", "no"),
+    ("- Transverse: no.\n- Oblique: yes, 45 degrees.\n- Spiral: no.\n- Incorrect premise: the premise "
+     "holds only partly - it is the right femur, not the left.",
+     "choice", ("A", "B", "C", "D"), ("Transverse", "Oblique", "Spiral", "Incorrect premise"),
+     "This radiograph shows a fracture of the left femur. What type of fracture is it?", None),
+    ("- **Hemangioma:** peripheral nodular enhancement? Yes - and it fills in; HCC ruled out by the "
+     "lack of washout.\n- **Focal nodular hyperplasia:** would enhance homogeneously.",
+     "choice", ("A", "B", "C", "D", "E"),
+     ("Simple cyst", "Hemangioma", "Hepatocellular carcinoma", "Focal nodular hyperplasia", "Abscess"),
+     "What is the most likely diagnosis of this liver lesion?", "B"),
+    ("Perhaps 8-12 mm across.",
+     "choice", ("A", "B", "C"), ("Under 1 cm", "1 to 3 cm", "Over 3 cm"),
+     "What is the size of the pulmonary nodule?", None),
+    ("Nae quine - it's a loon, nae breist shadows.",
+     "label", ("male", "female"), (),
+     "Is this patient male or female?", "male"),
+]
+
+
+@pytest.mark.parametrize("reply, kind, labels, options, question, meant", _REVIEW_91)
+def test_near_misses_of_this_sessions_rules_are_never_sure_and_wrong(reply: str, kind: str, labels: tuple[str, ...],
+                                                                     options: tuple[str, ...], question: str,
+                                                                     meant: str | None) -> None:
+    answer = extract(reply, kind, labels, options, question=question)
+    assert not (answer.sure and answer.choice != meant), answer

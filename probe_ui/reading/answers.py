@@ -1070,9 +1070,34 @@ def _concluded_section(clean: str, item: Item, refusal: bool, suggested: str | N
     if section is None or REVERSAL.search(clean) or _REPORT_REVISED.search(clean) or self_corrected(clean) is not None:
         return None
     found, how = _read(section, item, refusal, suggested, corrections=False)
-    if found is None or how == "ambiguous" or not is_sure(section, item, how, found):
+    if found is None or how == "ambiguous" or not is_sure(section, item, how, found) \
+            or not _about_the_question(section, item, found):
         return None
     return found
+
+
+def _about_the_question(section: str, item: Item, label: str) -> bool:
+    """Whether a closing section or sentence speaks of what the question asks and of one answer: for yes/no, the
+    asked finding named in it ("No pneumothorax, no consolidation." does not answer "Is there a pleural effusion?";
+    "Yes, I'm confident this liver is normal." does not say whether it is cirrhotic); for a choice, no other option
+    named beside the answer, by its letter or its text ("Melanoma (A)\nOr B, seborrheic keratosis - I can't split
+    them"; hostile review of batches 90-91)."""
+    if item.kind == "choice":
+        others = [lb for lb in item.labels if lb != label]
+        return not any(_lone_label(lb).search(section) for lb in others) and set(named_in(section, item)) <= {label}
+    if not item.question:
+        return False
+    finding = asked_finding(item.question) or subject.asked_predicate(item.question)
+    if finding:
+        return overlap.stem(finding) in {overlap.stem(w) for w in WORD.findall(section)}
+    asked = finding_stems(item.question)
+    return bool(asked & finding_stems(section)) if asked else \
+        subject.answer_from_subject(section, item.question) is not None
+
+
+@functools.lru_cache(maxsize=64)
+def _lone_label(label: str) -> re.Pattern[str]:
+    return re.compile(rf"(?<![\w'])[(\[]?{re.escape(label)}[)\]]?(?![\w'])")
 
 
 def _revised_declaration(clean: str, item: Item, decl: Found, refusal: bool, suggested: str | None) -> str | None:
@@ -1905,7 +1930,7 @@ def _read_words(clean: str, item: Item, refusal: bool) -> tuple[str | None, str]
             # batch 88: a systematic review whose closing sentence opens with its answer ("... **Conclusion:** The
             # morphology and the portal hypertension signs together make cirrhosis clear. **Yes, the liver is
             # cirrhotic.**"), the body's "no thrombus", "no focal lesion" describing what is absent
-            lab = closing_answer(text, item) or _headed_answer(text, item)
+            lab = _answering_close(text, item)
     if lab is not None:
         return lab, "final_verdict"
     lab = leading_word(text, item)
@@ -2014,13 +2039,27 @@ _ANSWER_HEADING = re.compile(r"(?im)^[ \t]*(?:#{1,6}[ \t]*|\*\*|__)?(?:final[ \t
                              r"bottom[ \t]+line)[ \t*_:]*\n+")
 
 
-def _headed_answer(text: str, item: Item) -> str | None:
-    """Batch 90: the label that opens what follows the reply's last "### Answer" heading ("### Answer\n**Yes** — the
-    heart is enlarged (CTR ≈ 0.58) ...") after a stepwise review whose body lists absences; None without one."""
-    heading = None
-    for heading in _ANSWER_HEADING.finditer(text):
-        pass
-    return leading_word(text[heading.end():], item) if heading is not None else None
+def _answering_close(text: str, item: Item) -> str | None:
+    """Batches 88 and 90: the answer of a review whose body lists absences, from its closing sentence when that opens
+    with the answer ("... **Yes, the liver is cirrhotic.**") or from the sentence after its last "### Answer" heading
+    ("### Answer\n**Yes** — the heart is enlarged (CTR ≈ 0.58) ..."); only where that sentence is about what the
+    question asks and is read so on its own (not "Yes, the film is adequately inspired." to "Is the heart enlarged?",
+    nor "No tension, but yes, a small right apical pneumothorax."; hostile review of batches 90-91). None otherwise."""
+    lab = closing_answer(text, item)
+    sentence = [x for x in re.split(r"(?<=[.!?\n])", text.rstrip()) if x.strip(" \t\n.!")][-1] \
+        if lab is not None else None
+    if lab is None:
+        heading = None
+        for heading in _ANSWER_HEADING.finditer(text):
+            pass
+        if heading is not None:
+            sentence = re.split(r"(?<=[.!?\n])\s", text[heading.end():].strip(), maxsplit=1)[0]
+            lab = leading_word(sentence, item)
+    if lab is None or sentence is None or not _about_the_question(sentence, item, lab) \
+            or len(stated_answers(sentence, item)) > 1 or re.search(r"(?i)\bbut\b", sentence):
+        return None
+    found, how = _read(sentence, item, False, None, corrections=False)
+    return lab if found == lab and how in ("leading", "final_verdict") else None
 
 
 # an adverb that stresses the clause after it rather than answering: "Definitely, no fracture." is no

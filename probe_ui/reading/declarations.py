@@ -51,7 +51,8 @@ _DECL_PREFIX = re.compile(
     r"|\bI(?:'m|\s+am)\s+(?:(?:fairly|quite|very|reasonably|pretty)\s+)?confident\s+in\b"
     r"(?=[ \t*_]*(?:option[ \t]+)?\(?(?-i:[A-Z])\b)"
     # batch 91: "I'd record A, mid trachea above the carina." (a capital letter after it: not "I'd record the CTR")
-    r"|\bI(?:\s+would|\s+will|'d|'ll)\s+record\b(?=[ \t*_]*(?:option[ \t]+)?\(?(?-i:[A-Z])\b)"
+    r"|\bI(?:\s+would|\s+will|'d|'ll)\s+record\b(?=[ \t*_]*(?:option[ \t]+)?\(?(?-i:[A-Z])\b[)*_]*[ \t]*"
+    r"(?:[,.;:!\u2014\u2013]|\s-\s|\Z))"
     # batch 66: "Going with **D** — a chest X-ray described as normal cannot contain a tension pneumothorax." (a
     # capital letter after it: not "going with the flow")
     r"|(?:\bI'm\s+|\bI\s+am\s+|(?<![\w\s])\s*|\A\s*)going\s+with\b(?=[ \t*_]*(?:option[ \t]+)?\(?(?-i:[A-Z])\b)"
@@ -156,6 +157,12 @@ _DECL_CONCLUSION_NAMED = re.compile(
     r"[ \t]*,?[ \t]*(?:(?i:the\s+answer\s+is|it(?:'s|\s+is)|option|choice)[ \t]+)?(?:\*\*|__)?"
     r"([(\[])?([A-Z])[)\]]?(?=[ \t]*[,:\-\u2013\u2014][ \t]*[^\W_])([^.!;?\n]{1,100})(?=[.!;\n]|\Z)"
 )
+def _only_its_text(rest: str, lab: str, item: Item) -> bool:
+    """Whether what follows a letter is its option's own words, at most one word more ("A — erythema migrans")."""
+    own = {w for opt, lb in item.option_map if lb == lab for w in norm(opt).split()}
+    return len([w for w in re.findall(r"[^\W_]+", norm(rest)) if w not in own]) <= 1
+
+
 _ANOTHER_LETTER = re.compile(r"(?<![\w'])[(\[]?[A-Z][)\]]?(?![\w'])")
 # the answer given is "N/A" (masked to "not applicable" before the rules run) or "NA"
 _NA_DECLARED = re.compile(r"(?:\A[\W_]*|\b(?i:answer)\b(?:\s+is)?[\W_]{0,8})(?:(?i:not\s+applicable)|NA)(?![\w/])")
@@ -557,6 +564,9 @@ def last_declaration(text: str, item: Item) -> Found:
                 continue  # "so A, C and D are unlikely": a list, not an answer
             if m.group(0)[:1] in "pP" and _POINTS_DENIED.search(text[:m.start()]):
                 continue  # batch 67: "Nothing here points to A, really.": what nothing points to is no answer
+            if m.group(0)[:1] in "lL" and not _only_its_text(rest, lab, item):
+                continue  # what is left, with its option's own words and hardly more (not "That leaves A, the left
+                # kidney, as the normal one": hostile review of batches 90-91)
             # "so C, pneumothorax" when pneumothorax is B, "so C, or perhaps B": the conclusion contradicts itself
             conflict = letter_text_conflict(lab, rest, item) or _other_follows(rest, lab, item)
             cands.append((m.start(), "conflict" if conflict else "post", m.start(2), m.end(2), ""))

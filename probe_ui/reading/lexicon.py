@@ -433,18 +433,20 @@ _ESCAPE_SET_ASIDE = re.compile(
 # what an entry of a differential says to set its option aside (batch 88: "- **Pseudocyst:** ... solid and enhancing,
 # so no.", "- **Transverse:** ... — not this.", "- Glioblastoma: ... Not consistent.", a table row's "✗", '"Incorrect
 # premise": ..., so the premise holds.')
+# the verdicts themselves; each counts where it opens the entry or ends it (not "- Hemangioma: ... fills in; HCC ruled
+# out by the lack of washout", "- Pseudocyst: no septations ... - consistent with ...", "the premise holds only partly
+# - it is the right femur": what the entry's middle says of something else; hostile review of batches 90-91)
+_VERDICTS = (r"(?:not\s+this(?:\s+(?:one|lesion|pattern))?|not\s+(?:the\s+)?(?:pattern|picture|appearance)\s+"
+             r"(?:here|seen\s+here)|not\s+consistent|inconsistent|(?:doesn't|does\s+not|don't|do\s+not)\s+(?:fit|apply|"
+             r"match)(?:\s+(?:here|this\s+case))?|not\s+applicable|none\s+of\s+(?:that|this|these|which)\s+(?:is|are)\s+"
+             r"(?:present|seen)|(?:is|are)\s+against\s+it|argues?\s+against\s+it|unlikely|less\s+likely|excluded|"
+             r"ruled\s+out|(?:is\s+|are\s+)?(?:not\s+seen|not\s+present|absent)(?:\s+here)?|premise\s+(?:holds|stands|"
+             r"is\s+(?:valid|sound|correct|fine|reasonable))|(?:I\s+)?(?:wouldn't|would\s+not|won't|will\s+not|don't|"
+             r"do\s+not)\s+(?:pick|choose|select)\s+(?:this|it|that)|[\u2717\u2718\u274c])")
 _DISMISSAL = re.compile(
-    r"(?i)\bnot\s+this\b|\bnot\s+(?:the\s+)?(?:pattern|picture|appearance)\s+(?:here|seen\s+here)\b|[,;]\s*so\s+no\b"
-    r"|[\u2014\u2013:]\s*no\b[ \t.]*$|\A[\s*_:\"'\u201d\u2019]*no\b|\bnot\s+consistent\b|\binconsistent\b"
-    r"|\b(?:doesn't|does\s+not|don't|do\s+not)\s+(?:fit|apply|match)\b|\bnot\s+applicable\b"
-    r"|\bnone\s+of\s+(?:that|this|these|which)\s+(?:is|are)\s+(?:present|seen)\b|\b(?:is|are)\s+against\s+it\b"
-    r"|\bargues?\s+against\s+it\b|\b(?:unlikely|less\s+likely|excluded|ruled\s+out)\b"
-    r"|\bpremise\s+(?:holds|stands|is\s+(?:valid|sound|correct|fine|reasonable))\b|[\u2717\u2718\u274c]"
-    # batch 90: "- Tuberculosis: usually unilateral adenopathy or upper-lobe cavitation; not seen.", "- Silicosis:
-    # requires occupational exposure, and eggshell calcification is absent." (the entry's features denied at its end)
-    r"|[;,\u2014\u2013]\s*(?:not\s+seen|not\s+present|absent)(?:\s+here)?[ \t.]*$|\b(?:is|are)\s+absent[ \t.]*$"
-    # batch 90: "- **None of the above** — there is clearly a focal lesion, so I wouldn't pick this."
-    r"|\b(?:wouldn't|would\s+not|won't|will\s+not|don't|do\s+not)\s+(?:pick|choose|select)\s+(?:this|it|that)\b")
+    r"(?i)\A[\s*_:\"'\u201d\u2019\-\u2013\u2014|]*(?:" + _VERDICTS + r"|no(?=[ \t]*(?:[.;,|\u2014\u2013]|\s-\s|$)))"
+    r"|(?:\b|(?=[\u2717\u2718\u274c]))" + _VERDICTS + r"[ \t.!)*_|]*$"
+    r"|[,;:\u2014\u2013]\s*(?:so\s+)?no[ \t.!)*_|]*$")
 # what in such an entry takes its option up instead ("fits best", "Consistent.", "✓")
 _TAKEN_UP = re.compile(r"(?i)\bfits?\s+(?:best|well)\b|(?<!not\s)\bconsistent\b(?!\s+with)|\bmost\s+likely\b"
                        r"|\bthe\s+answer\b|\bbest\s+fit\b|[\u2713\u2714\u2705]")
@@ -863,9 +865,6 @@ WORDS: dict[str, tuple[str, ...]] = {
                "dhako", "muljari",
                # batch 71: Dagbani ("O nyɛla paɣa.", she is a woman); batch 72: Luhya ("Omukhasi.", a woman)
                "paɣa", "omukhasi",
-               # batch 91: Doric Scots ("It's a quine — there's breist shadows ower baith lower zones.", a girl, a
-               # young woman)
-               "quine",
                "femenino", "féminin", "weiblich", "女性",
                # batch 14: Vietnamese ("Bệnh nhân là nữ."), Korean
                "nữ", "nữ giới", "phụ nữ", "여성", "여자",

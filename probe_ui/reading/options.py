@@ -59,8 +59,9 @@ def _opening(opt: str) -> re.Pattern[str]:
 
 # batch 91: "I don't think the tube is in the esophagus.": the clause the reply doubts holds the option (not "I don't
 # think it is anything but X", nor "I don't think there is any doubt it is X")
-_DOUBTED_CLAUSE = re.compile(r"(?i)\b(?:i\s+)?(?:don['\u2019]t|do\s+not|dont)\s+(?:think|believe)\b"
-                             r"(?:(?!\b(?:but|rather|instead|except|doubt|other\s+than)\b)[^.;:!?,\n]){0,80}$")
+_DOUBTED_CLAUSE = re.compile(r"(?i)\b(?:i\s+)?(?:don['\u2019]t|do\s+not|dont)\s+(?:think|believe)\s+(?:that\s+)?"
+                             r"(?:it|this|that|there|the\s+[\w\-]+(?:\s+[\w\-]+)?)\s*(?:is|'s|are|was|lies|sits)\s+"
+                             r"(?:(?:in|at|on|within)\s+)?(?:(?:the|an?)\s+)?$")
 
 
 def denied_before(before: str) -> bool:

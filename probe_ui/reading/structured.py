@@ -241,9 +241,12 @@ def report_sections(text: str) -> dict[str, str] | None:
 _CONCLUSION_NAMES = (r"(?:final\s+)?(?:answer|conclusion|verdict|impression|diagnosis)|bottom\s+line|"
                      r"most\s+likely\s+diagnosis|summary")
 _CONCLUSION_HEADING = re.compile(r"(?im)^[ \t#*_>]*(?:" + _CONCLUSION_NAMES + r")[ \t:*_]*\n")
-# what ends its section: the next heading, a line of its own without a full stop ("Step 5 - Management") or one that
-# opens with a word and a colon ("Treatment: permethrin ...", "Recommendation:")
-_NEXT_HEADING = re.compile(r"(?m)^[ \t#*_>]*(?:[A-Z][^\n.!?:;]{0,50}[ \t]*$|[A-Z][A-Za-z'\- ]{1,40}[ \t*_]*:)")
+# what ends its section: the next heading that opens a line with a word and a colon ("Treatment: permethrin ...",
+# "Recommendation:"); a line without a full stop is no heading once cleaned ("Or B, seborrheic keratosis - I can't
+# split them" goes on the conclusion; hostile review of batches 90-91)
+_NEXT_HEADING = re.compile(r"(?m)^[ \t#*_>]*[A-Z][A-Za-z'\- ]{1,40}[ \t*_]*:"
+                           # or a line of at most six plain words before a blank line or a list ("Why not the rest")
+                           r"|^[ \t#*_>]*[A-Z][a-z']*(?:[ \t]+[A-Za-z']+){0,5}[ \t]*\n(?=[ \t]*(?:\n|[-*\u2022]))")
 
 
 def conclusion_section(text: str) -> str | None:
@@ -256,9 +259,7 @@ def conclusion_section(text: str) -> str | None:
     if last is None or not text[:last.start()].strip():
         return None
     body = text[last.end():]
-    first = re.match(r"\s*[^\n]*", body)
-    start = first.end() if first is not None else 0
-    nxt = _NEXT_HEADING.search(body, start)
+    nxt = _NEXT_HEADING.search(body)
     section = body[:nxt.start() if nxt is not None else len(body)].strip()
     return section or None
 

@@ -152,9 +152,17 @@ _CALLED_TYPICAL = re.compile(r"(?i)\A(?:is|are)\s+(?:an?\s+)?(?:typical|classic)
 
 def _general_remark(text: str) -> bool:
     """Whether the reply says how a disease looks in general (:data:`_GENERIC`), beyond calling what this case shows
-    typical."""
-    case = _OF_THIS_CASE.search(text) is not None
-    return any(not (case and _CALLED_TYPICAL.match(m.group(0))) for m in _GENERIC.finditer(text))
+    typical: the case named before the phrase in its own clause ("I can see milia-like cysts ..., which are classic
+    dermoscopic features"; not "Arborizing vessels are a classic feature of basal cell carcinoma; I see none in this
+    image.", hostile review of batches 90-91)."""
+    for m in _GENERIC.finditer(text):
+        clause = text[max((c.end() for c in _CLAUSE_MARK.finditer(text, 0, m.start())), default=0):m.start()]
+        if not (_CALLED_TYPICAL.match(m.group(0)) and _OF_THIS_CASE.search(clause)):
+            return True
+    return False
+
+
+_CLAUSE_MARK = re.compile(r"[.;!?\n]")
 
 
 # a reply that states a finding is there ("There is a transverse lucent line ...", "The film shows a ..."): a "no"
@@ -381,7 +389,6 @@ def _hedged_part(text: str, item: Item, method: str, label: str | None) -> str:
     text = _OTHERS_VIEW.sub(lambda m: " " * len(m.group(0)), text)
     text = _HEDGED_NUMBER.sub(lambda m: " " * len(m.group(0)) if _CLEAR_LEAD <= int(m.group(1)) <= 100 else m.group(0),
                               text)
-    text = _ESTIMATE.sub(lambda m: " " * len(m.group(0)), text)
     return _RANKED_BELOW.sub("", _SUPERLATIVE.sub("", text)) if item.kind == "choice" else text
 
 
@@ -407,23 +414,24 @@ _CONCLUDING_SENTENCE = re.compile(r"(?i)\A[\W_]*(?:so|therefore|thus|hence|overa
                                   r"bottom\s+line|main\s+finding)\b")
 
 
+_SUPPOSED = re.compile(r"(?i)\b(?:would|could|might|if|unless|not|no|n't|rather\s+than|instead\s+of|except)\b|n't")
+
+
 def _placed(text: str, item: Item, method: str, label: str | None) -> bool:
     """Whether the reading comes from where the reply puts its answer: its opening or its closing (``_PLACED``), or
     a lone letter in its first or last sentence, in the sentence it concludes with (:data:`_CONCLUDING_SENTENCE`)
     or on a line of its own ("Most likely diagnosis\nC.")."""
     if method in _PLACED:
         return True
-    if method == "language" and item.kind == "yesno" and item.aliases:
-        # batch 90: "Oui, il y a une condensation du lobe inférieur droit. ..." (the answer word opening the reply)
-        said = lexicon.foreign_yes_no(text)
-        return said is not None and item.aliases["yep" if said == "yes" else "nope"] == label
     if method != "bare" or label is None or item.kind != "choice":
         return False
     sentences = _sentences(text)
     letter = _lone_letter(label)
-    return bool(sentences) and (any(letter.search(x) for x in (sentences[0], sentences[-1]))
-                                or any(x.strip(" \t\n*_#>-.:()[]") == label
-                                       or (_CONCLUDING_SENTENCE.match(x) and letter.search(x)) for x in sentences))
+    held = [x for x in sentences if x.strip(" \t\n*_#>-.:()[]") == label or (letter.search(x) and (
+        x is sentences[0] or x is sentences[-1] or _CONCLUDING_SENTENCE.match(x)))]
+    # (not "Option D would be the default in a normal study, and this is not a normal study.": a letter supposed or
+    # denied; hostile review of batches 90-91)
+    return any(not _SUPPOSED.search(x) for x in held)
 
 
 # what a doubt about the finding names instead of it ("Yes, there's a fracture. ... The line may be a nutrient
@@ -449,7 +457,7 @@ def _answering_sentences(text: str, item: Item, method: str, label: str | None) 
             (x for x in sentences if _CONCLUDING_SENTENCE.match(x) and letter.search(x)),
             next((x for x in sentences if letter.search(x)), sentences[-1]))
     else:
-        held = sentences[0] if method in ("leading", "language") else sentences[-1]
+        held = sentences[0] if method == "leading" else sentences[-1]
     kept = [x for x in sentences if x is held or (item.kind != "yesno" and named_in(x, item))
             or (asked and finding_stems(x) & asked) or _ANOTHER_EXPLANATION.search(x)
             or (item.kind == "yesno" and re.match(r"(?i)[\W_]*(?:yes|no)\b", x))]
@@ -470,11 +478,6 @@ _OTHERS_VIEW = re.compile(
 _HEDGED_NUMBER = re.compile(r"(?i)\b(?:maybe|perhaps|probably|possibly)[ \t]+"
                             r"(?:(?:about|around|roughly)[ \t]+|~[ \t]*)?(\d{1,3})(?![\d.,])[ \t]*(?:%|percent\b)")
 _CLEAR_LEAD = 60
-# batch 90: a hedge word that only rounds a measurement ("with perhaps 1-2 mm of displacement", "probably around 4
-# cm"): an estimate of size, not a doubt about the answer
-_ESTIMATE = re.compile(r"(?i)\b(?:perhaps|maybe|possibly|probably|likely)[ \t]+"
-                       r"(?:(?:about|around|roughly)[ \t]+|~[ \t]*)?\d+(?:[.,]\d+)?"
-                       r"(?:[ \t]*[-\u2013][ \t]*\d+(?:[.,]\d+)?)?[ \t]*(?:mm|cm|ml|cc|hu|degrees|\u00b0)(?![\w])")
 _SENTENCE_MARK = re.compile(r"[.!?;\n]")
 
 

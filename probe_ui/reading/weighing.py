@@ -66,7 +66,7 @@ _SIDED = (r"(?:kidney|lung|lobe|side|sided|hip|femur|knee|breast|hemithorax|uppe
           r"costophrenic|ureter|bronchus|iliac|inguinal|hemidiaphragm|colon)s?\b")
 # A word of judgement that is not an option's word ("None of the options seem right." must not read "right side")
 JUDGEMENT = re.compile(r"(?i)\b(?:seems?|looks?|is|are|be|sounds?|feels?|that's|all|quite|not|none)[ \t]+"
-                       r"(?:\w+[ \t]+)?(?:right|correct|wrong)\b(?![ \t\-]+" + _SIDED + r")"
+                       r"(?:\w+[ \t]+)?(?:right|correct|wrong)\b(?![ \t]+" + _SIDED + r"|-" + _SIDED + r")"
                        r"|\b(?:right|correct|wrong)[ \t]+(?:answer|option|choice)s?\b")
 # The last words of a reply cut off mid-sentence ("... Option C: Pulmonary edema. This would")
 _FUNCTION_WORDS = frozenset("""the a an this that these those would could should will is are was were be been of to

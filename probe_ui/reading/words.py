@@ -107,7 +107,10 @@ def result_for_another_finding(text: str, item: Item, label: str | None = None) 
 # before a comma ("It is, in my view, a CT")
 _ECHO = re.compile(r"(?i)(?:it|there|they|this|that)[ \t]+(?:(?:certainly|definitely|absolutely|clearly|really|"
                    r"indeed|sure)[ \t]+)?(does|do|did|is|are|was|were)([ \t]+not|n't)?"
-                   r"(?=[ \t]*(?:[.;:!\n\u2013\u2014]|\s-\s|\Z))")
+                   r"(?=[ \t]*(?:[.!\n]|\Z|(?:[\u2013\u2014]|\s-\s)(?P<rest>[^.;!?\n]*)))")
+# what may follow the echo after a dash: a clause that says why, not one that limits or turns it ("It does - of the
+# right radius, though", "There is - free fluid, not free air", "It was - oral contrast only"; hostile review)
+_TURNS = re.compile(r"(?i)\b(?:but|though|although|however|not|no|n't|only|or|if|at\s+least|unless|except)\b|n't")
 _ASKED_VERB = re.compile(r"(?i)\A\W*(does|do|did|is|are|was|were)\b")
 _VERB_GROUPS = ({"does", "do", "did"}, {"is", "are", "was", "were"})
 
@@ -117,6 +120,8 @@ def _echoed_answer(text: str, item: Item) -> str | None:
     if item.kind != "yesno" or not item.aliases:
         return None
     m = _ECHO.match(text)
+    if m is not None and m.group("rest") and _TURNS.search(m.group("rest")):
+        return None
     asked = _ASKED_VERB.match(item.question) if m is not None else None
     if m is None or asked is None or not any({m.group(1).casefold(), asked.group(1).casefold()} <= g
                                              for g in _VERB_GROUPS):
@@ -195,8 +200,13 @@ _DOUBTING = re.compile(r"(?i)\b(?:don['\u2019]t|do\s+not|dont)\s+(?:think|believ
 
 
 def _doubted(clause: str, at: int) -> bool:
-    """Whether the clause puts what stands at ``at`` under "I don't think" (its "not" moved up)."""
-    return _DOUBTING.search(clause, 0, at) is not None
+    """Whether the clause opens with "I don't think" and so puts what stands at ``at`` under it (its "not" moved up;
+    not "Yes, though I don't think ...")."""
+    m = _DOUBTING.search(clause, 0, at)
+    return m is not None and _DOUBT_OPENS.fullmatch(clause, 0, m.start()) is not None
+
+
+_DOUBT_OPENS = re.compile(r"(?i)[\W_]*(?:(?:yes|no)\b[\W_]*)?(?:i[ \t]+)?")
 
 
 def restated_answer(text: str, item: Item) -> tuple[str, bool] | None:
