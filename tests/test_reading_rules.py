@@ -10673,3 +10673,12 @@ def test_near_misses_of_this_sessions_rules_are_never_sure_and_wrong(reply: str,
                                                                      meant: str | None) -> None:
     answer = extract(reply, kind, labels, options, question=question)
     assert not (answer.sure and answer.choice != meant), answer
+
+
+@pytest.mark.parametrize("reply, choice", [
+    # batch 91: the "kein" of Palatine and Bavarian after the copula (read nothing: the MRI named, a CT named)
+    ("Naa, des is fei ka MRT, des is a CT — der Knochn is ganz weiß.", "no"),
+    ("Na, des is koa MRT, des is a CT.", "no"),
+])
+def test_palatine_and_bavarian_no_mri(reply: str, choice: str) -> None:
+    assert extract(reply, "yesno", ("yes", "no"), question="Is this an MRI? (please answer yes/no)").choice == choice

@@ -253,7 +253,11 @@ _NEGATION = re.compile(r"(?i)(?:\b(?:not|no|never|neither|nor|without|isn't|aren
                        r")\s+){0,3}$|n't\s+(?:(?:a|an|the|in|on|of|from|be|acquired|performed|done|given|obtained|taken|"
                        r"after|with|following|using)\s+){0,3}$"
                        # batch 29: Setswana "ga se" (is not): "ga se setshwantsho sa MRI" (it is not an image of MRI)
-                       r"|\bga\s+se\s+(?:\w+\s+){0,3}$)")
+                       r"|\bga\s+se\s+(?:\w+\s+){0,3}$"
+                       # batch 91: the "kein" of Palatine and Bavarian, just before the subject ("des is fei ka MRT",
+                       # that is no MRI; "des is koa CT")
+                       # (after the copula only: the Hawaiian "ka" is an article)
+                       r"|\b(?:is|isch|iss)\s+(?:(?:fei|halt|aber|echt)\s+)?(?:ka|koa|koan|kaa)\s+$)")
 
 
 # batch 21: a bare "no" before a region or organ that only qualifies the noun after it ("no lung markings", "no renal
