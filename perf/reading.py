@@ -276,6 +276,12 @@ BATCH_NOTES = {
     89: "clinical hedging ('consistent with', 'cannot be excluded', 'equivocal', 'favour X over Y'); Sichuanese, "
         "Sudanese Arabic, Jejueo, Kajkavian; measured held out once, blind (98.6 % intended, 83.3 % sure and right, "
         "no sure error), then fixed",
+    90: "long replies again (a systematic review, a differential option by option, the answer under a closing "
+        "heading); Romanesco, Tyrolean German, Hejazi Arabic, Gheg Albanian; measured held out once, blind (90.0 % "
+        "intended, 63.8 % sure and right, no sure error), then fixed",
+    91: "an ordinary week on a department server, all five models; Palatine German, East Franconian, Doric Scots, "
+        "Cajun French; measured held out once, blind (97.6 % intended, 89.0 % sure and right, 2 sure errors), then "
+        "fixed",
 }
 
 
