@@ -217,6 +217,7 @@ from probe_ui.reading.letters import (
     head_rest,
     letter_text_conflict,
     letters_written_out,
+    lone_letter,
     pair_conflict,
     tail_letter,
 )
@@ -1084,7 +1085,7 @@ def _about_the_question(section: str, item: Item, label: str) -> bool:
     them"; hostile review of batches 90-91)."""
     if item.kind == "choice":
         others = [lb for lb in item.labels if lb != label]
-        return not any(_lone_label(lb).search(section) for lb in others) and set(named_in(section, item)) <= {label}
+        return not any(lone_letter(lb).search(section) for lb in others) and set(named_in(section, item)) <= {label}
     if not item.question:
         return False
     finding = asked_finding(item.question) or subject.asked_predicate(item.question)
@@ -1093,11 +1094,6 @@ def _about_the_question(section: str, item: Item, label: str) -> bool:
     asked = finding_stems(item.question)
     return bool(asked & finding_stems(section)) if asked else \
         subject.answer_from_subject(section, item.question) is not None
-
-
-@functools.lru_cache(maxsize=64)
-def _lone_label(label: str) -> re.Pattern[str]:
-    return re.compile(rf"(?<![\w'])[(\[]?{re.escape(label)}[)\]]?(?![\w'])")
 
 
 def _revised_declaration(clean: str, item: Item, decl: Found, refusal: bool, suggested: str | None) -> str | None:
@@ -2034,27 +2030,20 @@ def _read_words(clean: str, item: Item, refusal: bool) -> tuple[str | None, str]
     return None, "none"
 
 
-# a heading line that names the answer alone ("### Answer", "**Conclusion**"), the answer on the lines after it
-_ANSWER_HEADING = re.compile(r"(?im)^[ \t]*(?:#{1,6}[ \t]*|\*\*|__)?(?:final[ \t]+)?(?:answer|conclusion|verdict|"
-                             r"bottom[ \t]+line)[ \t*_:]*\n+")
-
-
 def _answering_close(text: str, item: Item) -> str | None:
     """Batches 88 and 90: the answer of a review whose body lists absences, from its closing sentence when that opens
-    with the answer ("... **Yes, the liver is cirrhotic.**") or from the sentence after its last "### Answer" heading
-    ("### Answer\n**Yes** — the heart is enlarged (CTR ≈ 0.58) ..."); only where that sentence is about what the
+    with the answer ("... **Yes, the liver is cirrhotic.**") or from the first sentence under its closing heading
+    (:func:`structured.conclusion_section`: "### Answer\n**Yes** — the heart is enlarged (CTR ≈ 0.58) ..."); only
+    where that sentence is about what the
     question asks and is read so on its own (not "Yes, the film is adequately inspired." to "Is the heart enlarged?",
     nor "No tension, but yes, a small right apical pneumothorax."; hostile review of batches 90-91). None otherwise."""
     lab = closing_answer(text, item)
     sentence = [x for x in re.split(r"(?<=[.!?\n])", text.rstrip()) if x.strip(" \t\n.!")][-1] \
         if lab is not None else None
-    if lab is None:
-        heading = None
-        for heading in _ANSWER_HEADING.finditer(text):
-            pass
-        if heading is not None:
-            sentence = re.split(r"(?<=[.!?\n])\s", text[heading.end():].strip(), maxsplit=1)[0]
-            lab = leading_word(sentence, item)
+    section = conclusion_section(text) if lab is None else None
+    if section is not None:
+        sentence = re.split(r"(?<=[.!?\n])\s", section, maxsplit=1)[0]
+        lab = leading_word(sentence, item)
     if lab is None or sentence is None or not _about_the_question(sentence, item, lab) \
             or len(stated_answers(sentence, item)) > 1 or re.search(r"(?i)\bbut\b", sentence):
         return None

@@ -7,6 +7,7 @@ Why a module: a letter is the commonest way to answer a choice item and the easi
 
 from __future__ import annotations
 
+import functools
 import re
 
 from probe_ui.reading import lexicon
@@ -249,3 +250,9 @@ def bold_opening_letter(text: str, item: Item) -> str | None:
     if lab is None or any(item.letter(b) != lab for b in _BOLD_LETTER.findall(text)):
         return None
     return lab
+
+
+@functools.lru_cache(maxsize=64)
+def lone_letter(label: str) -> re.Pattern[str]:
+    """An option's letter standing alone ("B", "(B)", "[B]"), not inside a word; compiled once per label."""
+    return re.compile(rf"(?<![\w'])[(\[]?{re.escape(label)}[)\]]?(?![\w'])")

@@ -251,12 +251,12 @@ _NEXT_HEADING = re.compile(r"(?m)^[ \t#*_>]*[A-Z][A-Za-z'\- ]{1,40}[ \t*_]*:"
 
 def conclusion_section(text: str) -> str | None:
     """The section under the last conclusion heading of a long reply ("Conclusion\nThis dermoscopic image is most
-    consistent with A. Melanoma. ...", its markdown cleaned), from its first line up to the next heading; None where
-    it has none, where the heading opens the reply (a title), or where nothing follows it."""
+    consistent with A. Melanoma. ...", "### Answer\nNo - this is not a brain scan.", its markdown cleaned), up to the
+    next heading; None where it has none or nothing follows it."""
     last = None
     for last in _CONCLUSION_HEADING.finditer(text):
         pass
-    if last is None or not text[:last.start()].strip():
+    if last is None:
         return None
     body = text[last.end():]
     nxt = _NEXT_HEADING.search(body)

@@ -61,6 +61,7 @@ from probe_ui.reading.confidence import finding_odds
 from probe_ui.reading.declarations import last_declaration
 from probe_ui.reading.hedges import FOREIGN_HEDGE, HEDGE
 from probe_ui.reading.item import Item
+from probe_ui.reading.letters import lone_letter
 from probe_ui.reading.lexicon import fold_quotes
 from probe_ui.reading.marks import clear_lead
 from probe_ui.reading.presence import CLAUSE_NEGATION, finding_stems
@@ -156,13 +157,11 @@ def _general_remark(text: str) -> bool:
     dermoscopic features"; not "Arborizing vessels are a classic feature of basal cell carcinoma; I see none in this
     image.", hostile review of batches 90-91)."""
     for m in _GENERIC.finditer(text):
-        clause = text[max((c.end() for c in _CLAUSE_MARK.finditer(text, 0, m.start())), default=0):m.start()]
+        clause = text[max((c.end() for c in _SENTENCE_MARK.finditer(text, 0, m.start())), default=0):m.start()]
         if not (_CALLED_TYPICAL.match(m.group(0)) and _OF_THIS_CASE.search(clause)):
             return True
     return False
 
-
-_CLAUSE_MARK = re.compile(r"[.;!?\n]")
 
 
 # a reply that states a finding is there ("There is a transverse lucent line ...", "The film shows a ..."): a "no"
@@ -401,11 +400,6 @@ def _sentences(text: str) -> list[str]:
     return [x for x in re.split(r"(?<=[.!?;\n])\s+", text) if x.strip(" \t\n*_#>-")]
 
 
-@functools.lru_cache(maxsize=64)
-def _lone_letter(label: str) -> re.Pattern[str]:
-    return re.compile(rf"(?<![\w'])[(\[]?{re.escape(label)}[)\]]?(?![\w'])")
-
-
 # batch 90: the sentence a reply concludes with, wherever it stands ("So: **mildly enlarged** — option B.",
 # "**Impression:** Solitary left lung mass (C).", "So I think the hydronephrosis is due to **prostatic enlargement
 # (D)**"), a recommendation or a caveat after it
@@ -426,7 +420,7 @@ def _placed(text: str, item: Item, method: str, label: str | None) -> bool:
     if method != "bare" or label is None or item.kind != "choice":
         return False
     sentences = _sentences(text)
-    letter = _lone_letter(label)
+    letter = lone_letter(label)
     held = [x for x in sentences if x.strip(" \t\n*_#>-.:()[]") == label or (letter.search(x) and (
         x is sentences[0] or x is sentences[-1] or _CONCLUDING_SENTENCE.match(x)))]
     # (not "Option D would be the default in a normal study, and this is not a normal study.": a letter supposed or
@@ -452,7 +446,7 @@ def _answering_sentences(text: str, item: Item, method: str, label: str | None) 
         return text  # (a degenerate reply of thousands of lines is read whole: no sentence is weighed alone)
     asked = finding_stems(item.question) if item.question else set()
     if method == "bare" and label is not None:
-        letter = _lone_letter(label)
+        letter = lone_letter(label)
         held = next((x for x in (sentences[0], sentences[-1]) if letter.search(x)), None) or next(
             (x for x in sentences if _CONCLUDING_SENTENCE.match(x) and letter.search(x)),
             next((x for x in sentences if letter.search(x)), sentences[-1]))
