@@ -10682,3 +10682,61 @@ def test_near_misses_of_this_sessions_rules_are_never_sure_and_wrong(reply: str,
 ])
 def test_palatine_and_bavarian_no_mri(reply: str, choice: str) -> None:
     assert extract(reply, "yesno", ("yes", "no"), question="Is this an MRI? (please answer yes/no)").choice == choice
+
+
+@pytest.mark.parametrize("reply, kind, labels, options, question, choice", [
+    # batch 93: a correction that ends in its own conclusion after ", so" (read B, the answer it takes back)
+    ("no free fluid. oh wait there is a dark stripe between the liver and kidney, so fluid is present", "choice",
+     ("A", "B"), ("Free fluid is present", "No free fluid"), "Does this image show free fluid in Morison's pouch?",
+     "A"),
+    # batch 93: another answer offered after "hmm or" (read blue)
+    ("red. hmm or blue, they look about the same distance", "label", ("red", "blue"), (),
+     "Which dot is closer to the camera in this endoscopy image?", None),
+    # batch 93: a count cut off at "and maybe" (read 2)
+    ("i can see two wisdom teeth at the bottom and maybe", "choice", ABCD, ("0", "2", "3", "4"),
+     "How many wisdom teeth can be seen in this X-ray image?", None),
+    # batch 92: a mass in the midline is on neither side (read no, sure, from "No hemispheric lesion")
+    ("A 4 cm enhancing mass is centered in the pineal region, in the midline. No hemispheric lesion.", "yesno",
+     ("yes", "no"), (), "Is the mass on the right side of the brain?", None),
+    # midline shift is no midline mass
+    ("The mass is in the right frontal lobe with midline shift to the left.", "yesno", ("yes", "no"), (),
+     "Is the mass on the right side of the brain?", "yes"),
+    # batch 92: "Without question." and Scots "Aye," open an answer yes; "It is indeed —" echoes the verb (read nothing)
+    ("**Answer:** Without question. The spleen measures approximately 19 cm.", "yesno", ("yes", "no"), (),
+     "Is the spleen enlarged?", "yes"),
+    ("Aye, dis is an X-ray o da kist.", "yesno", ("yes", "no"), (), "Is this an X-ray of the chest?", "yes"),
+    ("It is indeed — the spine is at the back and the sternum in front, seen side-on.", "yesno", ("yes", "no"), (),
+     "Is this a lateral view?", "yes"),
+    # batch 93: "but i think no" ends the reply whole (read nothing: cut off)
+    ("image is very small, hard to see, but i think no", "yesno", ("yes", "no"), (), "Is the fracture displaced?",
+     "no"),
+    # batch 93: Libyan Arabic yes before a comma
+    ("إيه، فيه سائل هلبة حول الرية اليمين.", "yesno", ("yes", "no"), (), "Is there a pleural effusion?", "yes"),
+    # batch 93: the marker named as the opening clause (read nothing: three labels named)
+    ("The **blue** dot — it lies on the epidermal surface, while red and green are deeper in the dermis.", "label",
+     ("red", "green", "blue"), (), "Which of the dots is closest to the surface of the skin?", "blue"),
+    # batch 92: an option named in a recommendation is where to look next (read C)
+    ("My answer is A, the left hip. An MRI of both hips would be the right way to look for occult disease.",
+     "choice", ABCD, ("Left hip", "Right hip", "Both hips", "Neither hip"), "Which hip shows avascular necrosis?",
+     "A"),
+    ("**Impression:** Findings may represent early avascular necrosis. MRI of both hips is recommended for further "
+     "evaluation.", "choice", ABCD, ("Left hip", "Right hip", "Both hips", "Neither hip"),
+     "Which hip shows avascular necrosis?", None),
+    # batch 92: "Honestly, it could go either way." names no answer (read no)
+    ("Honestly, it could go either way. There's no ascites and the surface is a little irregular.", "yesno",
+     ("yes", "no"), (), "Is the liver cirrhotic?", None),
+])
+def test_the_shapes_of_batches_92_and_93(reply: str, kind: str, labels: tuple[str, ...], options: tuple[str, ...],
+                                         question: str, choice: str | None) -> None:
+    assert extract(reply, kind, labels, options, question=question).choice == choice
+
+
+@pytest.mark.parametrize("reply", [
+    # batches 92-93: a file the model cannot open, an image quality blamed in brackets (read unflagged)
+    "it's a DICOM file, and I'm not able to open that format directly. Export a slice as a PNG and I'll look.",
+    "Image quality limited (motion blur). Most likely: A. Adult",
+])
+def test_more_declines_are_flagged(reply: str) -> None:
+    answer = extract(reply, "choice", ("A", "B", "C"), ("Adult", "Child", "Elderly"),
+                     question="Which age group does this radiograph belong to?")
+    assert answer.refusal

@@ -303,6 +303,7 @@ from probe_ui.reading.weighing import (
     open_whether_spans,
     option_remarks,
     question_sentences,
+    recommended_tests,
     rejected_letters,
     runner_up_spans,
     textbook_remarks,
@@ -424,12 +425,16 @@ def _says_it_cannot(clean: str) -> bool:
     return False
 
 
+_CUT_AT_MAYBE = re.compile(r"(?i)\b(?:and|or)[ \t]+(?:maybe|perhaps|possibly)[ \t]*\Z")
+_ASKS_SIDE = re.compile(r"(?i)\bon\s+the\s+(?:right|left)(?:\s+side)?\b|\b(?:right|left)[\s\-]sided\b")
+_IN_THE_MIDLINE = re.compile(r"(?i)\b(?:in|on|at|across|straddl\w*|cross\w*|centred\s+(?:in|on)|centered\s+(?:in|on))"
+                             r"\s+the\s+midline\b|\bmidline\s+(?:mass|lesion|tumou?r)\b")
 # an opening that says the reply is undecided: "It's a judgment call.", "Honestly, it's on the fence.", "Toss-up."
 _UNDECIDED_OPENING = re.compile(
     r"(?i)\A[\W_]*(?:(?:honestly|frankly|really|well)[ \t]*,?[ \t]*)?(?:(?:it|this|that)(?:'s|[ \t]+is)[ \t]+"
     r"(?:(?:a|really|honestly|genuinely|truly)[ \t]+)*|i'd[ \t]+call[ \t]+it[ \t]+(?:a[ \t]+)?)?"
     r"(?:(?:a[ \t]+)?judge?ment[ \t]+call|on[ \t]+the[ \t]+fence|(?:a[ \t]+)?toss[\- ]up|"
-    r"(?:a[ \t]+)?coin[ \t]+(?:toss|flip)|could[ \t]+go[ \t]+either[ \t]+way)\b")
+    r"(?:a[ \t]+)?coin[ \t]+(?:toss|flip)|(?:it[ \t]+)?could[ \t]+go[ \t]+either[ \t]+way)\b")
 # batch 88: "**Can't call it either way from this image.**", "Why I'm not committing: ..."
 _NOT_CALLING_IT = re.compile(r"(?i)\bcan(?:not|'t|\s+not)\s+call\s+it\s+either\s+way\b|\bwhy\s+I(?:'m|\s+am)\s+not\s+"
                              r"committing\b")
@@ -714,11 +719,24 @@ def extract(text: str, kind: str, labels: Sequence[str], options: Sequence[str] 
             and opens_rejecting(clean):
         # batch 17: "wrong. ... left side is clear" read as the answer it rejects (a mention of it): never so
         label, method = None, "ambiguous"
+    if label is not None and method == "final_verdict" and kind != "choice" \
+            and label in entertained_labels(clean, item) and len(set(label_words(clean, item))) > 1:
+        # batch 93: "red. hmm or blue, they look about the same distance": the closing label is only offered beside
+        # the first, no verdict
+        label, method = None, "ambiguous"
+    if label is not None and method in _BY_MENTION | {"option_value"} and (
+            _CUT_AT_MAYBE.search(clean) or (kind == "yesno" and _ASKS_SIDE.search(item.question)
+                                           and _IN_THE_MIDLINE.search(clean))):
+        # batch 93: "i can see two wisdom teeth at the bottom and maybe" (cut off before the rest of the count);
+        # batch 92: "A 4 cm ... mass is centered in the pineal region, ..., in the midline. ... No hemispheric
+        # lesion." to "Is the mass on the right side?": a finding in the midline is on neither side (the corpus labels
+        # such replies open)
+        label, method = None, "ambiguous"
     if label is not None and method in _BY_MENTION and _UNDECIDED_OPENING.match(clean):
         # batch 90: "**It's a judgment call.** ... No ...", "Honestly, it's on the fence. ...": a reply that opens by
         # saying it is undecided names no answer by the words it uses after (the corpus labels every such reply open)
         label, method = None, "ambiguous"
-    if label is not None and method in _BY_MENTION and _DEFERS_AND_ASKS_BACK.search(clean):
+    if label is not None and method in _BY_MENTION | _MENTIONS_OF_KIND and _DEFERS_AND_ASKS_BACK.search(clean):
         # batch 58: "The physician suggested focal nodular hyperplasia. Before I weigh in, it would help to know ...
         # Do you have that sequence?": an answer put off until the user answers (not one the reply declares), as
         # batch 47's questions back are
@@ -933,6 +951,8 @@ _SO_CONCLUDED = re.compile(_SO + r"(no|yes)[ \t]*\Z"
                            # batch 39: "yes. my mistake, the ratio is under half, no": the bare conclusion after a
                            # comma, lower case, ends the correction as "so no" does
                            r"|(?-i:,[ \t]*(no|yes))[ \t]*\Z")
+# the clause a correction concludes with after ", so" ("..., so fluid is present")
+_SO_CLAUSE = re.compile(r"(?i)[,;][ \t]*(?:so|hence|therefore|thus)[ \t]+([^,;.!?\n]{3,80}?)[ \t.!]*\Z")
 # a closing conclusion after a comma that is an option's whole text ("..., so left hip")
 _SO_OPTION = re.compile(_SO + r"([^\W\d_][^,;:.!?\n]{1,40}?)"
                         # batch 81: "..., so no fracture, d": the option's own letter after it, lower case
@@ -1256,6 +1276,12 @@ def _read(clean: str, item: Item, refusal: bool, suggested: str | None, correcti
                 # ends in its conclusion after a comma, no cut (unsure, as every final verdict after a correction)
                 found = _read(concluded.group(1) or concluded.group(2), item, refusal, suggested,
                               corrections=False)[0]
+            concluded_clause = _SO_CLAUSE.search(tail) if found is None and how == "none" else None
+            if concluded_clause is not None:
+                # batch 93: "no free fluid. oh wait there is a dark stripe between the liver and kidney, so fluid is
+                # present": the correction's own conclusion after ", so", read alone
+                said, how_said = _read(concluded_clause.group(1), item, refusal, suggested, corrections=False)
+                found = said if how_said != "ambiguous" else None
             if found is None and how != "ambiguous" and kind == "yesno" and item.aliases:
                 # batch 43: "yes lateral. no sorry it is pa, ...": the cue's own "no" takes back a "yes" before it
                 # and answers, where what follows names no answer (a guess, as every final verdict after a
@@ -1563,7 +1589,8 @@ def _read_choice(clean: str, item: Item, decl: Found, out_of_range: bool, refusa
     # named as the answer (weighing.unexcluded_spans)
     judged = mask_spans(masked, [*(m.span() for m in JUDGEMENT.finditer(masked)), *spared,
                                  *unexcluded_spans(masked), *textbook_remarks(masked, item),
-                                 *hypothetical_cases(masked, item), *dismissed_entries(masked, item)])
+                                 *hypothetical_cases(masked, item), *dismissed_entries(masked, item),
+                                 *recommended_tests(masked)])
     citem = canonical_item(item.kind, item.labels, item.options, item.question)
     canon = synonyms.canonical(judged, citem.narrow)
     how = "synonym" if canon != judged or citem.option_map != item.option_map else ""

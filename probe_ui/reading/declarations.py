@@ -393,7 +393,11 @@ _MAX_DECLARATIONS = 200  # the last ones read: bounds the work on a degenerate r
 _OPTION_POSTFIX = (r"(?![\w\-])[ \t]+(?:is|seems\s+to\s+be|appears\s+to\s+be|would\s+be|remains)[ \t]+(?:the\s+)?"
                    r"(?:most\s+likely|likeliest|most\s+probable|correct|right|best"
                    # batch 31: "... **B. Primary lung cancer** is the better answer."
-                   r"|better\s+(?:answer|choice|option|fit))\b")
+                   r"|better\s+(?:answer|choice|option|fit))\b"
+                   # batch 92: not what the right next step is ("An MRI of both hips would be the right way to look for
+                   # occult disease")
+                   r"(?![ \t]+(?:way|approach|next|step|thing|test|investigation|study|modality|management|time|"
+                   r"place)\b)")
 
 
 _SUPERLATIVES = ("closest deepest nearest furthest farthest shallowest largest smallest brightest darkest highest "

@@ -109,7 +109,10 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
      # batch 40: "The attachment came through as a .zip archive, which I can't open.": the image (or what came for it)
      # named before, then "which I can't open"
      r"|\b(?:" + _IMAGE + r"|archive|zip)\b[^.;!?\n]{0,60}?,[ \t]*which\s+(?:i|we)\s+" + _CANT
-     + r"\s+(?:open|view|load|display|read)\b",
+     + r"\s+(?:open|view|load|display|read)\b"
+     # batch 92: "it's a DICOM file, and I'm not able to open that format directly"
+     r"|\b(?:DICOM|dcm|NIfTI|archive|zip)\b[^.;!?\n]{0,60}?\b(?:I(?:'m|\s+am)\s+(?:not\s+able|unable)\s+to|" + _CANT
+     + r")\s+(?:open|view|load|display|read)\s+(?:that|this|the|it)\b",
      "I'm unable to view the attached image."),
     # batch 67: "sorry i cannot see the bones well enough in this picture to answer": what the question asks about not
     # seen well enough
@@ -840,6 +843,9 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
      r"(?:reliable\s+|confident\s+|definitive\s+)?answer\b"
      r"|\b(?:evaluation|assessment|interpretation|study)\s+(?:is\s+)?limited\s+by\b[^!?\n]{0,80}?[.;]\s*within\s+"
      r"(?:these|those|the)?\s*limit(?:ation)?s\b"
+     # batch 93: "Image quality limited (motion blur). Most likely: A. Adult" (the fault named in brackets)
+     r"|\bimage\s+quality\s+(?:is\s+)?(?:limited|poor|degraded|suboptimal)\s*\((?:motion|blur|noise|artefact|artifact|"
+     r"low\s+resolution|compression)[^)]{0,40}\)"
      # batch 90: "**Image quality:** Limited. ... Interpretation is therefore limited."
      r"|\bquality\s*(?:is\s+|[*_]*:[*_ \t]*)?(?:(?:severely|badly|very|markedly)\s+)?(?:suboptimal|poor|low|degraded|"
      r"inadequate|limited)\b[^!?]{0,200}?\b(?:interpretation|assessment|evaluation)\s+is\s+(?:therefore\s+|thus\s+|"

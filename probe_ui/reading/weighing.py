@@ -26,7 +26,9 @@ _ENTERTAIN = re.compile(
     r"could\s+(?:also|equally|just\s+as\s+well)\s+be|might\s+(?:also|equally|actually)\s+be|"
     r"may\s+(?:also|equally|actually)\s+be|or\s+(?:possibly|perhaps|maybe)|is\s+also\s+(?:possible|plausible)|"
     r"(?:also|equally)\s+(?:possible|plausible|likely)|remains?\s+(?:possible|a\s+possibility)|hard\s+to\s+say|"
-    r"difficult\s+to\s+(?:say|tell)|(?:it|that|this|the\s+answer)\s+depends\s+on|depending\s+on\s+(?:whether|if))\b"
+    r"difficult\s+to\s+(?:say|tell)|(?:it|that|this|the\s+answer)\s+depends\s+on|depending\s+on\s+(?:whether|if)|"
+    # batch 93: "red. hmm or blue, they look about the same distance"
+    r"hmm+[ \t,]+or)\b"
 )
 # "C could also be ...", "B cannot be excluded": a letter that is the subject of an entertaining verb
 _LETTER_ENTERTAINED = re.compile(r"(?<![\w'])[(\[]?([B-HJ-Z])[)\]]?(?![\w'])[ \t]+(?i:could|might|may|cannot|can't|"
@@ -83,6 +85,8 @@ she our your""".split())
 _ENDS_WHOLE = re.compile(r"(?i)\b(?:on|in|of|with|about|at|for|from|into|onto|behind|under|over|through|within|"
                          r"without|inside|around|beyond|near|above|below|beside|next[ \t]+to)[ \t]+it\Z"
                          r"|\b(?:guess(?:ing)?|say(?:ing)?|answer(?:ing)?|go(?:ing)?[ \t]+with|call(?:ing)?[ \t]+it|"
+                         # batch 93: "image is very small, hard to see, but i think no"
+                         r"think|believe|"
                          r"lean(?:ing)?(?:[ \t]+towards?)?)[ \t,:]+(?:no|yes)\Z"
                          # batch 61: "... the size is normal so not cirrhotic, no": a conclusion after "so", then the
                          # answer word after a comma
@@ -472,3 +476,19 @@ def dismissed_entries(text: str, item: Item) -> list[tuple[int, int]]:
             if lexicon.dismissed(said):
                 spans.append(m.span())
     return spans
+
+
+# batch 92: a sentence that recommends a test ("MRI of both hips is recommended for further evaluation.", "An MRI of
+# both hips would be the right way to look for occult disease"): what it names is where to look next, not the answer
+_RECOMMENDS = re.compile(r"(?i)\b(?:(?:is|are)\s+recommended|recommend(?:ed|s)?|advis(?:ed|able)|would\s+be\s+"
+                         r"(?:useful|helpful|the\s+(?:right|best|next)\s+(?:way|step|test))|should\s+be\s+(?:obtained|"
+                         r"performed|considered)|consider(?:ed)?|follow[\s\-]?up)\b")
+_TEST = re.compile(r"(?i)\b(?:MRI|MR|CT|ultrasound|US|radiographs?|x-?rays?|views?|imaging|scan|biopsy|echo\w*|"
+                   r"elastography|MRCP|ERCP|PET|bone\s+scan|angiograph\w*|Doppler)\b")
+
+
+def recommended_tests(text: str) -> list[tuple[int, int]]:
+    """The sentences that recommend a test or a view, where the rest of the reply says something of its own."""
+    spans = [(m.start(), m.end()) for m in re.finditer(r"[^.!?\n]+[.!?]?", text)
+             if _RECOMMENDS.search(m.group(0)) and _TEST.search(m.group(0))]
+    return spans if spans and len(re.findall(r"[^\W\d_]+", mask_spans(text, spans))) >= 3 else []

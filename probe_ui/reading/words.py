@@ -106,13 +106,17 @@ def result_for_another_finding(text: str, item: Item, label: str | None = None) 
 # opening clause, as English answers a yes/no question ("It does.", "It doesn't.", "There is.", "It isn't."); not
 # before a comma ("It is, in my view, a CT")
 _ECHO = re.compile(r"(?i)(?:it|there|they|this|that)[ \t]+(?:(?:certainly|definitely|absolutely|clearly|really|"
-                   r"indeed|sure)[ \t]+)?(does|do|did|is|are|was|were)([ \t]+not|n't)?"
+                   r"indeed|sure)[ \t]+)?(does|do|did|is|are|was|were)([ \t]+not|n't)?(?:[ \t]+(?:indeed|so))?"
                    r"(?=[ \t]*(?:[.!\n]|\Z|(?:[\u2013\u2014]|\s-\s)(?P<rest>[^.;!?\n]*)))")
 # what may follow the echo after a dash: a clause that says why, not one that limits or turns it ("It does - of the
 # right radius, though", "There is - free fluid, not free air", "It was - oral contrast only"; hostile review)
 _TURNS = re.compile(r"(?i)\b(?:but|though|although|however|not|no|n't|only|or|if|at\s+least|unless|except)\b|n't")
 _ASKED_VERB = re.compile(r"(?i)\A\W*(does|do|did|is|are|was|were)\b")
 _VERB_GROUPS = ({"does", "do", "did"}, {"is", "are", "was", "were"})
+
+
+_NAMED_MARKER = re.compile(r"(?i)the[ \t]+[*_]*([^\W\d_]+)[*_]*[ \t]+(?:dot|one|marker|point)\b"
+                           r"(?=[ \t]*(?:[.;:!\n\u2013\u2014]|\s-\s|\Z))")
 
 
 def _echoed_answer(text: str, item: Item) -> str | None:
@@ -143,6 +147,13 @@ def leading_word(text: str, item: Item) -> str | None:
     echoed = _echoed_answer(t, item)
     if echoed is not None:
         return echoed
+    named = _NAMED_MARKER.match(t) if item.kind == "label" else None
+    if named is not None:
+        # batch 93: "The **blue** dot — it lies on the epidermal surface, while red and green are deeper": the marker
+        # named as the reply's opening clause
+        lab = item.exact(named.group(1))
+        if lab is not None:
+            return lab
     follow = r"[ \t]*(?:[.,;:!\n)\-]|\Z)" if item.kind == "label" else r"(?:[ \t]*[.,;:!\n)\-]|\s|\Z)"
     for word, lab in sorted(item.words + item.openers, key=lambda w: -len(w[0])):
         m = phrase_regex(word, suffix=item.kind == "label").match(t)
