@@ -411,10 +411,10 @@ def test_the_reader_meets_the_goals_on_the_corpus(corpus_rows: tuple[dict[str, A
     # batches 92-93, likewise (README "Batch 92", "Batch 93"), measured once held out with the reader of a0af54d: 92
     # (long replies a third time) 94.8 %, 167 sure and right, 2 sure errors (over-reads), 1 wrong, 6 over-read, 2 flags
     # wrong; 93 (an ordinary week's mix) 96.2 %, 186, no sure error, 1 wrong, 2 over-read, 2 flags wrong. Fixed in
-    # e07d0ed. Floors at what each reaches there: 92 201, 168 (two over-reads left, unsure); 93 208, 189. Batch 88's
-    # b88-0176 is no longer over-read
+    # e07d0ed, narrowed after a hostile review of them. Floors at what each reaches there: 92 200, 167 (two over-reads
+    # left, unsure); 93 206, 187. Batch 88's b88-0176 is no longer over-read
     for batch, floor, sure, over in ((86, 208, 190, 0), (87, 204, 186, 1), (88, 201, 153, 1), (89, 208, 175, 1),
-                                     (90, 206, 156, 0), (91, 209, 192, 0), (92, 201, 168, 2), (93, 208, 189, 0)):
+                                     (90, 206, 156, 0), (91, 209, 192, 0), (92, 200, 167, 2), (93, 206, 187, 0)):
         natural = bench.summarise([r for r in rows if r["batch"] == batch])["total"]
         assert natural["intended"] >= floor and natural["sure_right"] >= sure, (batch, natural)
         assert (natural["wrong"], natural["refusal_mismatch"]) == (0, 0) and natural["over_read"] <= over, \

@@ -10701,17 +10701,12 @@ def test_palatine_and_bavarian_no_mri(reply: str, choice: str) -> None:
     # midline shift is no midline mass
     ("The mass is in the right frontal lobe with midline shift to the left.", "yesno", ("yes", "no"), (),
      "Is the mass on the right side of the brain?", "yes"),
-    # batch 92: "Without question." and Scots "Aye," open an answer yes; "It is indeed —" echoes the verb (read nothing)
-    ("**Answer:** Without question. The spleen measures approximately 19 cm.", "yesno", ("yes", "no"), (),
-     "Is the spleen enlarged?", "yes"),
-    ("Aye, dis is an X-ray o da kist.", "yesno", ("yes", "no"), (), "Is this an X-ray of the chest?", "yes"),
+    # batch 93: "It is indeed —" echoes the question's verb (read nothing)
     ("It is indeed — the spine is at the back and the sternum in front, seen side-on.", "yesno", ("yes", "no"), (),
      "Is this a lateral view?", "yes"),
     # batch 93: "but i think no" ends the reply whole (read nothing: cut off)
     ("image is very small, hard to see, but i think no", "yesno", ("yes", "no"), (), "Is the fracture displaced?",
      "no"),
-    # batch 93: Libyan Arabic yes before a comma
-    ("إيه، فيه سائل هلبة حول الرية اليمين.", "yesno", ("yes", "no"), (), "Is there a pleural effusion?", "yes"),
     # batch 93: the marker named as the opening clause (read nothing: three labels named)
     ("The **blue** dot — it lies on the epidermal surface, while red and green are deeper in the dermis.", "label",
      ("red", "green", "blue"), (), "Which of the dots is closest to the surface of the skin?", "blue"),
@@ -10740,3 +10735,68 @@ def test_more_declines_are_flagged(reply: str) -> None:
     answer = extract(reply, "choice", ("A", "B", "C"), ("Adult", "Child", "Elderly"),
                      question="Which age group does this radiograph belong to?")
     assert answer.refusal
+
+
+_REVIEW_93 = [
+    # the hostile review of e07d0ed's rules (134 near misses); each was read sure and wrong by that commit
+    ("Consider ultrasound first. MRI may follow if it is inconclusive.",
+     "choice", ("A", "B", "C", "D"), ("Ultrasound", "CT", "MRI", "Plain radiograph"),
+     "What is the best next imaging study?", "A"),
+    ("Follow-up CT is the appropriate study. MRI is not needed at this point.",
+     "choice", ("A", "B", "C", "D"), ("Ultrasound", "CT", "MRI", "Plain radiograph"),
+     "What is the best next imaging study?", "B"),
+    ("I'd consider this avascular necrosis on the radiograph given the crescent sign. Osteoarthritis "
+     "would narrow the joint space first.",
+     "choice", ("A", "B", "C", "D"), ("Avascular necrosis", "Septic arthritis", "Osteoarthritis", "Normal hip"),
+     "What is the most likely diagnosis?", "A"),
+    ("I would consider hepatocellular carcinoma on this CT given the washout. Hemangioma fills in "
+     "centripetally, which is not seen.",
+     "choice", ("A", "B", "C", "D", "E"),
+     ("Simple cyst", "Hemangioma", "Hepatocellular carcinoma", "Focal nodular hyperplasia", "Abscess"),
+     "What is the most likely diagnosis of this liver lesion?", "C"),
+    ("Image-guided biopsy would be the best next step. Surgery can follow.",
+     "choice", ("A", "B", "C", "D"), ("Surgery", "Observation", "Antibiotics", "Biopsy"),
+     "What is the most appropriate management?", "D"),
+    ("MRI would be the right test to answer this. CT is second best.",
+     "choice", ("A", "B", "C", "D"), ("Ultrasound", "CT", "MRI", "Plain radiograph"),
+     "What is the best next imaging study?", "C"),
+    ("Without question, there is no pneumothorax.",
+     "yesno", ("yes", "no"), (),
+     "Is there a pneumothorax?", "no"),
+    ("Without question, this is a difficult one to call.",
+     "yesno", ("yes", "no"), (),
+     "Is there a fracture?", None),
+    ("Aye, right. There's nae fracture there.",
+     "yesno", ("yes", "no"), (),
+     "Is there a fracture?", "no"),
+    ("Aye, well, hard tae tell fae this picture.",
+     "yesno", ("yes", "no"), (),
+     "Is there a fracture?", None),
+    ("إيه... لا، مافيش كسر",
+     "yesno", ("yes", "no"), (),
+     "Is there a fracture?", "no"),
+    ("It is indeed — a tough one to call on this single view.",
+     "yesno", ("yes", "no"), (),
+     "Is this a CT scan?", None),
+    ("The red dot: this sits in the epidermis. The blue dot: deepest, in the subcutis.",
+     "label", ("red", "green", "blue"), (),
+     "Which dot marks the deepest structure?", "blue"),
+    ("The red dot - superficial. The green dot - intermediate. The blue dot - deepest.",
+     "label", ("red", "green", "blue"), (),
+     "Which dot marks the deepest structure?", "blue"),
+    ("i don't think no",
+     "yesno", ("yes", "no"), (),
+     "Is there a fracture?", None),
+    ("The blue one: superficial. The red one: deepest.",
+     "label", ("red", "green", "blue"), (),
+     "Which dot marks the deepest structure?", "red"),
+]
+
+
+@pytest.mark.parametrize("reply, kind, labels, options, question, meant", _REVIEW_93)
+def test_near_misses_of_the_batch_92_93_rules_are_never_sure_and_wrong(reply: str, kind: str,
+                                                                       labels: tuple[str, ...],
+                                                                       options: tuple[str, ...], question: str,
+                                                                       meant: str | None) -> None:
+    answer = extract(reply, kind, labels, options, question=question)
+    assert not (answer.sure and answer.choice != meant), answer

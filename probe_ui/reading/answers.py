@@ -50,6 +50,10 @@ Robust rules, in order (the first that decides wins):
    Spanish, French, German or Chinese gives "language".
    Weak cues ("it is X", "I think X", "Probably X." / "Most likely X." opening a sentence, "my best guess is
    X", "leaning towards X") count only when they name a valid option, and only after rules 2 and 3b.
+   1b. A long reply (a systematic review, a differential) with no declaration is read under its closing heading
+   ("### Conclusion", "### Answer", "**Impression:**" on a line of its own: :func:`structured.conclusion_section`)
+   → "final_verdict", where that section alone is read sure, names what the question asks and no other option, and
+   nothing in the reply revises it (batch 90).
 2. ``\boxed{X}`` (the last one) → "boxed", then backticked answers → "backtick" (two different → "ambiguous").
 3. choice items:
    a. a reply that is exactly one option's text → "option_text";
@@ -427,8 +431,10 @@ def _says_it_cannot(clean: str) -> bool:
 
 _CUT_AT_MAYBE = re.compile(r"(?i)\b(?:and|or)[ \t]+(?:maybe|perhaps|possibly)[ \t]*\Z")
 _ASKS_SIDE = re.compile(r"(?i)\bon\s+the\s+(?:right|left)(?:\s+side)?\b|\b(?:right|left)[\s\-]sided\b")
-_IN_THE_MIDLINE = re.compile(r"(?i)\b(?:in|on|at|across|straddl\w*|cross\w*|centred\s+(?:in|on)|centered\s+(?:in|on))"
-                             r"\s+the\s+midline\b|\bmidline\s+(?:mass|lesion|tumou?r)\b")
+# the mass or lesion placed in the midline, its sentence naming no side (hostile review: not "the fourth ventricle sits
+# in the midline", nor "on the right side, ... across the midline")
+_IN_THE_MIDLINE = re.compile(r"(?i)[^.;!?\n]*\b(?:mass|lesion|tumou?r)\b[^.;!?\n]{0,80}?\b(?:in|on|at|straddl\w*|"
+                             r"centred\s+(?:in|on)|centered\s+(?:in|on))\s+the\s+midline\b[^.;!?\n]*")
 # an opening that says the reply is undecided: "It's a judgment call.", "Honestly, it's on the fence.", "Toss-up."
 _UNDECIDED_OPENING = re.compile(
     r"(?i)\A[\W_]*(?:(?:honestly|frankly|really|well)[ \t]*,?[ \t]*)?(?:(?:it|this|that)(?:'s|[ \t]+is)[ \t]+"
@@ -724,9 +730,10 @@ def extract(text: str, kind: str, labels: Sequence[str], options: Sequence[str] 
         # batch 93: "red. hmm or blue, they look about the same distance": the closing label is only offered beside
         # the first, no verdict
         label, method = None, "ambiguous"
-    if label is not None and method in _BY_MENTION | {"option_value"} and (
+    if label is not None and method in _BY_MENTION - {"leading"} | {"option_value"} and (
             _CUT_AT_MAYBE.search(clean) or (kind == "yesno" and _ASKS_SIDE.search(item.question)
-                                           and _IN_THE_MIDLINE.search(clean))):
+                                           and any(not re.search(r"(?i)\b(?:right|left)\b", m.group(0))
+                                                   for m in _IN_THE_MIDLINE.finditer(clean)))):
         # batch 93: "i can see two wisdom teeth at the bottom and maybe" (cut off before the rest of the count);
         # batch 92: "A 4 cm ... mass is centered in the pineal region, ..., in the midline. ... No hemispheric
         # lesion." to "Is the mass on the right side?": a finding in the midline is on neither side (the corpus labels
@@ -736,7 +743,8 @@ def extract(text: str, kind: str, labels: Sequence[str], options: Sequence[str] 
         # batch 90: "**It's a judgment call.** ... No ...", "Honestly, it's on the fence. ...": a reply that opens by
         # saying it is undecided names no answer by the words it uses after (the corpus labels every such reply open)
         label, method = None, "ambiguous"
-    if label is not None and method in _BY_MENTION | _MENTIONS_OF_KIND and _DEFERS_AND_ASKS_BACK.search(clean):
+    if label is not None and (method in _BY_MENTION or (method == "synonym" and attributed_mentions(clean))) \
+            and _DEFERS_AND_ASKS_BACK.search(clean):
         # batch 58: "The physician suggested focal nodular hyperplasia. Before I weigh in, it would help to know ...
         # Do you have that sequence?": an answer put off until the user answers (not one the reply declares), as
         # batch 47's questions back are

@@ -394,10 +394,9 @@ _OPTION_POSTFIX = (r"(?![\w\-])[ \t]+(?:is|seems\s+to\s+be|appears\s+to\s+be|wou
                    r"(?:most\s+likely|likeliest|most\s+probable|correct|right|best"
                    # batch 31: "... **B. Primary lung cancer** is the better answer."
                    r"|better\s+(?:answer|choice|option|fit))\b"
-                   # batch 92: not what the right next step is ("An MRI of both hips would be the right way to look for
-                   # occult disease")
-                   r"(?![ \t]+(?:way|approach|next|step|thing|test|investigation|study|modality|management|time|"
-                   r"place)\b)")
+                   # batch 92: not how to look next ("An MRI of both hips would be the right way to look for occult
+                   # disease"; "Surgery would be the right approach" still declares)
+                   r"(?![ \t]+way[ \t]+to\b)")
 
 
 _SUPERLATIVES = ("closest deepest nearest furthest farthest shallowest largest smallest brightest darkest highest "

@@ -88,10 +88,7 @@ _YESNO_OPENING = {"affirmative": "yes", "negative": "no", "not really": "no", "n
                   # batch 86: "Sure was — the choroid plexus and the dural venous sinuses are enhancing." (the past of
                   # "sure is"; a clause)
                   "sure was": "yes", "it sure was": "yes", "sure did": "yes", "it sure did": "yes",
-                  # batch 93: Scots and Shetland "Aye, dis is an X-ray o da kist." (a clause: not "aye been")
-                  "aye": "yes",
-                  # batch 92: "**Answer:** Without question. The spleen measures ..." (a clause)
-                  "without question": "yes", "without a question": "yes"}
+}
 # openers that are a whole clause, read only when a mark or the end follows them ("Looks like it - ...", not "Looks
 # like it is a CT", which says what it looks like)
 CLAUSE_OPENERS = frozenset({"looks like it", "looks that way", "seems like it", "seems so", "it seems so", "appears so",
@@ -104,8 +101,7 @@ CLAUSE_OPENERS = frozenset({"looks like it", "looks that way", "seems like it", 
                             "plenty of it", "regrettably so", "unfortunately so", "sadly so", "sure looks like it",
                             "sure seems like it", "far from it", "very much so", "by a mile", "not by a mile",
                             "that it is", "it certainly was", "it definitely was", "it absolutely was", "confirmed",
-                            "sure was", "it sure was", "sure did", "it sure did", "aye", "without question",
-                            "without a question"})
+                            "sure was", "it sure was", "sure did", "it sure did"})
 # a lone "Y" or "N" is yes or no, but only as the whole reply
 # batch 68: clinicians' shorthand, "Neg." (negative) and "Pos." (positive), likewise; and each of them also opens a
 # reply before a mark and its reason ("Y. CSF bright.", "Neg. Abdo CT.": :data:`MARKED_OPENERS`)

@@ -603,10 +603,7 @@ YES_NO: dict[str, tuple[str, ...]] = {
             # batch 71: Ga ("Hɛɛ, enɛ ji X-ray.", yes, this is an X-ray); only before a mark. batch 72: Kikamba "Ii."
             # left out (the Japanese romaji "ii", as Inuvialuktun's above), Chiyao "Elo." left out (the Portuguese
             # "elo", a link)
-            "hɛɛ",
-            # batch 93: Libyan Arabic "إيه، فيه سائل ..." (yes, there is fluid); only before a mark (the Egyptian
-            # "إيه؟", what?)
-            "إيه"),
+            "hɛɛ"),
     # batch 88: Jeju "아니우다." (no, it is not)
     "no": ("non", "nein", "não", "nao", "否", "不是", "不对", "没有", "不", "无", "错", "いいえ", "아니요",
            "아니오", "아니우다",
@@ -1128,8 +1125,6 @@ _ONLY_BEFORE_A_MARK = frozenset({"hindi", "nei", "не", "nahi", "nahin", "po", 
                                  "ego", "wa", "dooda", "naamik",
                                  # batch 91: Palatine German (the Telugu "naa", my)
                                  "naa",
-                                 # batch 93: Libyan Arabic yes (the Egyptian "what?" has a question mark)
-                                 "إيه",
                                  # batch 35: Dari (Urdu "بلی", cat), Upper Sorbian (Hungarian "haj", hair), Nahuatl
                                  # (Spanish "amo"), Ossetian ("нӕ", also our)
                                  "بلی", "haj", "amo", "нӕ",

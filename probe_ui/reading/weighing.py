@@ -86,7 +86,7 @@ _ENDS_WHOLE = re.compile(r"(?i)\b(?:on|in|of|with|about|at|for|from|into|onto|be
                          r"without|inside|around|beyond|near|above|below|beside|next[ \t]+to)[ \t]+it\Z"
                          r"|\b(?:guess(?:ing)?|say(?:ing)?|answer(?:ing)?|go(?:ing)?[ \t]+with|call(?:ing)?[ \t]+it|"
                          # batch 93: "image is very small, hard to see, but i think no"
-                         r"think|believe|"
+                         r"(?<!n't[ \t])(?<!not[ \t])(?:think|believe)|"
                          r"lean(?:ing)?(?:[ \t]+towards?)?)[ \t,:]+(?:no|yes)\Z"
                          # batch 61: "... the size is normal so not cirrhotic, no": a conclusion after "so", then the
                          # answer word after a comma
@@ -478,17 +478,21 @@ def dismissed_entries(text: str, item: Item) -> list[tuple[int, int]]:
     return spans
 
 
-# batch 92: a sentence that recommends a test ("MRI of both hips is recommended for further evaluation.", "An MRI of
-# both hips would be the right way to look for occult disease"): what it names is where to look next, not the answer
-_RECOMMENDS = re.compile(r"(?i)\b(?:(?:is|are)\s+recommended|recommend(?:ed|s)?|advis(?:ed|able)|would\s+be\s+"
-                         r"(?:useful|helpful|the\s+(?:right|best|next)\s+(?:way|step|test))|should\s+be\s+(?:obtained|"
-                         r"performed|considered)|consider(?:ed)?|follow[\s\-]?up)\b")
-_TEST = re.compile(r"(?i)\b(?:MRI|MR|CT|ultrasound|US|radiographs?|x-?rays?|views?|imaging|scan|biopsy|echo\w*|"
-                   r"elastography|MRCP|ERCP|PET|bone\s+scan|angiograph\w*|Doppler)\b")
+# batch 92: a test recommended for a place the options name ("MRI of both hips is recommended for further evaluation.",
+# "An MRI of both hips would be the right way to look for occult disease"): the place is where to look next, not the
+# answer; only the test's object is set aside, in a sentence that recommends it (hostile review: not "Consider
+# ultrasound first.", whose sentence may be the answer)
+_RECOMMENDS = re.compile(r"(?i)\b(?:(?:is|are)\s+recommended|recommend(?:ed|s)?|advis(?:ed|able)|would\s+be\s+the\s+"
+                         r"(?:right|best)\s+way\s+to|should\s+be\s+(?:obtained|performed))\b")
+_TEST_OF = re.compile(r"(?i)\b(?:MRI|MR|CT|ultrasound|radiographs?|x-?rays?|views?|imaging|scans?)\s+of\s+"
+                      r"((?:the\s+)?(?:[\w\-]+\s+){0,2}[\w\-]+)")
 
 
 def recommended_tests(text: str) -> list[tuple[int, int]]:
-    """The sentences that recommend a test or a view, where the rest of the reply says something of its own."""
-    spans = [(m.start(), m.end()) for m in re.finditer(r"[^.!?\n]+[.!?]?", text)
-             if _RECOMMENDS.search(m.group(0)) and _TEST.search(m.group(0))]
-    return spans if spans and len(re.findall(r"[^\W\d_]+", mask_spans(text, spans))) >= 3 else []
+    """The object of a test recommended in its sentence ("MRI of [both hips] is recommended")."""
+    spans = []
+    for sentence in re.finditer(r"[^.!?;\n]+", text):
+        if _RECOMMENDS.search(sentence.group(0)):
+            spans += [(sentence.start() + m.start(1), sentence.start() + m.end(1))
+                      for m in _TEST_OF.finditer(sentence.group(0))]
+    return spans

@@ -110,13 +110,16 @@ _ECHO = re.compile(r"(?i)(?:it|there|they|this|that)[ \t]+(?:(?:certainly|defini
                    r"(?=[ \t]*(?:[.!\n]|\Z|(?:[\u2013\u2014]|\s-\s)(?P<rest>[^.;!?\n]*)))")
 # what may follow the echo after a dash: a clause that says why, not one that limits or turns it ("It does - of the
 # right radius, though", "There is - free fluid, not free air", "It was - oral contrast only"; hostile review)
-_TURNS = re.compile(r"(?i)\b(?:but|though|although|however|not|no|n't|only|or|if|at\s+least|unless|except)\b|n't")
+_TURNS = re.compile(r"(?i)\b(?:but|though|although|however|not|no|n't|only|or|if|at\s+least|unless|except|tough|"
+                    r"hard|difficult|call|sure|certain|unclear|cannot|can't)\b|n't")
 _ASKED_VERB = re.compile(r"(?i)\A\W*(does|do|did|is|are|was|were)\b")
 _VERB_GROUPS = ({"does", "do", "did"}, {"is", "are", "was", "were"})
 
 
 _NAMED_MARKER = re.compile(r"(?i)the[ \t]+[*_]*([^\W\d_]+)[*_]*[ \t]+(?:dot|one|marker|point)\b"
-                           r"(?=[ \t]*(?:[.;:!\n\u2013\u2014]|\s-\s|\Z))")
+                           r"(?=[ \t]*(?:[.!\n\u2013\u2014]|\s-\s|\Z))")
+# (once only: "The red dot - superficial. The green dot - intermediate. The blue dot - deepest." walks the markers)
+_NAMED_AGAIN = re.compile(r"(?i)\bthe[ \t]+[*_]*[^\W\d_]+[*_]*[ \t]+(?:dot|one|marker|point)\b")
 
 
 def _echoed_answer(text: str, item: Item) -> str | None:
@@ -148,7 +151,8 @@ def leading_word(text: str, item: Item) -> str | None:
     if echoed is not None:
         return echoed
     named = _NAMED_MARKER.match(t) if item.kind == "label" else None
-    if named is not None:
+    if named is not None and len(_NAMED_AGAIN.findall(t)) == 1 and not _TURNS.match(t, named.end()) \
+            and not _TURNS.search(re.split(r"[.;!?\n]", t[named.end():], maxsplit=1)[0]):
         # batch 93: "The **blue** dot — it lies on the epidermal surface, while red and green are deeper": the marker
         # named as the reply's opening clause
         lab = item.exact(named.group(1))
