@@ -288,6 +288,7 @@ from probe_ui.reading.verdicts import (
     closing_answer,
     closing_label,
     conclusion_label,
+    last_sentence,
     retracted_by_no,
     self_corrected,
 )
@@ -960,7 +961,7 @@ _SO_CONCLUDED = re.compile(_SO + r"(no|yes)[ \t]*\Z"
                            # comma, lower case, ends the correction as "so no" does
                            r"|(?-i:,[ \t]*(no|yes))[ \t]*\Z")
 # the clause a correction concludes with after ", so" ("..., so fluid is present")
-_SO_CLAUSE = re.compile(r"(?i)[,;][ \t]*(?:so|hence|therefore|thus)[ \t]+([^,;.!?\n]{3,80}?)[ \t.!]*\Z")
+_SO_CLAUSE = re.compile(_SO + r"([^,;.!?\n]{3,80}?)[ \t.!]*\Z")
 # a closing conclusion after a comma that is an option's whole text ("..., so left hip")
 _SO_OPTION = re.compile(_SO + r"([^\W\d_][^,;:.!?\n]{1,40}?)"
                         # batch 81: "..., so no fracture, d": the option's own letter after it, lower case
@@ -2073,8 +2074,7 @@ def _answering_close(text: str, item: Item) -> str | None:
     question asks and is read so on its own (not "Yes, the film is adequately inspired." to "Is the heart enlarged?",
     nor "No tension, but yes, a small right apical pneumothorax."; hostile review of batches 90-91). None otherwise."""
     lab = closing_answer(text, item)
-    sentence = [x for x in re.split(r"(?<=[.!?\n])", text.rstrip()) if x.strip(" \t\n.!")][-1] \
-        if lab is not None else None
+    sentence = last_sentence(text) if lab is not None else None
     section = conclusion_section(text) if lab is None else None
     if section is not None:
         sentence = re.split(r"(?<=[.!?\n])\s", section, maxsplit=1)[0]

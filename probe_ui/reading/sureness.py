@@ -371,7 +371,7 @@ def _negated_word(word: str) -> re.Pattern[str]:
     return re.compile(rf"(?i)\b{_NEGATING}[\s\-]+{re.escape(word)}")
 
 
-def _hedged_part(text: str, item: Item, method: str, label: str | None) -> str:
+def _hedged_part(text: str, item: Item, method: str, label: str | None, placed: bool) -> str:
     """Where a hedge puts the reading in doubt: the whole reply, but for a declared answer only its own sentence and
     what follows it (weighing alternatives before "my final answer is C" is reasoning, not doubt about C), and
     without the ranking of options in a choice ("the most likely answer is C", "lymphoma is less likely")."""
@@ -383,7 +383,7 @@ def _hedged_part(text: str, item: Item, method: str, label: str | None) -> str:
             # batch 90: "**Answer: B – right side**" opening a systematic review: its sentence, and those that name
             # an answer or what is asked, as for an answer a long reply opens with
             text = _answering_sentences(text, item, "leading", label)
-    elif len(text.split()) > LONG_WORDS and _placed(text, item, method, label):
+    elif placed and len(text.split()) > LONG_WORDS:
         text = _answering_sentences(text, item, method, label)
     text = _OTHERS_VIEW.sub(lambda m: " " * len(m.group(0)), text)
     text = _HEDGED_NUMBER.sub(lambda m: " " * len(m.group(0)) if _CLEAR_LEAD <= int(m.group(1)) <= 100 else m.group(0),
@@ -746,7 +746,8 @@ def doubts(text: str, item: Item, method: str, label: str | None = None, *, refu
             and not _settled_reversal(
             t, item, label) and not _first_answer_after_reversal(t, item, label):
         found.append("reversal")
-    part = _hedged_part(t, item, method, label)
+    placed = _placed(t, item, method, label)  # (where the reply puts its answer: weighed once, used twice)
+    part = _hedged_part(t, item, method, label, placed)
     if HEDGE.search(part) or FOREIGN_HEDGE.search(part):
         found.append("hedge")
     if item.options and _negated_choice(t, item, label):
@@ -778,7 +779,7 @@ def doubts(text: str, item: Item, method: str, label: str | None = None, *, refu
     if _THINKING.search(t) or (method not in _MARKED and _REASONING.search(t)):
         found.append("thinking")
     words = len(t.split())
-    if method not in _MARKED and not _placed(t, item, method, label) and (words > LONG_WORDS
+    if method not in _MARKED and not placed and (words > LONG_WORDS
                                             or (method == "question_subject" and words > SUBJECT_WORDS)):
         found.append("long")
     if item.options and not unknown and label not in {x for v in item.escapes.values() for x in v} and (

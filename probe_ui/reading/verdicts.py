@@ -302,10 +302,16 @@ _INLINE_REVERSAL = re.compile(r"(?i)(?<=[\w)])(?:(?:\.\.\.|\u2026|[ \t]+[\-\u201
 _AFTERTHOUGHT = re.compile(r"(?i)(?:\.\.\.|\u2026)[ \t]*(?:although|though|but|then\s+again)\b[ \t,]*")
 
 
+def last_sentence(text: str) -> str | None:
+    """The reply's last sentence (or line) that holds more than marks, with its closing mark; None for none."""
+    sentences = [x for x in re.split(r"(?<=[.!?\n])", text) if x.strip(" \t\n.!")]
+    return sentences[-1] if sentences else None
+
+
 def closing_label(text: str, item: Item) -> str | None:
     """The reply's last sentence when it is exactly one label ("... under the stratum corneum. Green.")."""
-    sentences = [x for x in re.split(r"(?<=[.!?\n])", text[-400:]) if x.strip(" \t\n.!")]
-    return item.exact(sentences[-1]) if sentences else None
+    last = last_sentence(text[-400:])
+    return item.exact(last) if last is not None else None
 
 
 def closing_answer(text: str, item: Item) -> str | None:
@@ -314,10 +320,10 @@ def closing_answer(text: str, item: Item) -> str | None:
     word on the matter decides."""
     if item.kind == "choice":
         return None
-    sentences = [x for x in re.split(r"(?<=[.!?\n])", text[-400:]) if x.strip(" \t\n.!")]
-    if not sentences or sentences[-1].rstrip().endswith("?"):
+    sentence = last_sentence(text[-400:])
+    if sentence is None or sentence.rstrip().endswith("?"):
         return None
-    last = sentences[-1].lstrip(" \t\n-*>\"'`_")
+    last = sentence.lstrip(" \t\n-*>\"'`_")
     lab = word_prefix(last, item)
     if lab is None:
         return None
