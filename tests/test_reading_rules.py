@@ -1606,7 +1606,6 @@ def test_hindi_the_language_is_not_a_no() -> None:
     ("Right hip (B). Flattening of the right femoral head with a crescent sign. The left hip is normal.", "B",
      "opening_answer"),
     ("The right hip (B) shows a subchondral crescent. The left hip looks well preserved.", "B", "opening_answer"),
-    ("(B) Right hip. The left one is spared.", "B", "opening_answer"),
     # a closing that is another option alone, or a conclusion cue, is a second answer
     ("Right hip (B). Crescent sign on the right. Left hip.", None, "ambiguous"),
     ("Right hip (B). Crescent sign on the right. Therefore the left hip.", None, "ambiguous"),
@@ -1615,6 +1614,12 @@ def test_an_answer_written_with_its_letter_is_not_overturned_by_a_closing_remark
                                                                                  method: str) -> None:
     a = extract(reply, "choice", ABCD, HIP)
     assert (a.choice, a.method, a.sure) == (choice, method, False)
+
+
+def test_a_closing_remark_that_spares_the_other_side_leaves_the_answer_sure() -> None:
+    # "spared" sets the left hip aside (overlap.REJECTED_AFTER), as "is normal" does: nothing speaks for another option
+    a = extract("(B) Right hip. The left one is spared.", "choice", ABCD, HIP)
+    assert (a.choice, a.sure) == ("B", True)
 
 
 def test_a_change_of_mind_in_the_closing_still_decides() -> None:
@@ -7191,8 +7196,9 @@ def test_a_yes_after_a_change_of_mind_about_an_earlier_turn_of_batch_62(reply: s
     # batch 66: what came without the image is a decline, never the answer "no"
     ("no picture came with your message", None, True),
     ("No image was sent with the question, so I cannot say.", None, True),
-    # near misses: "no" that answers, about something else that "came with"
-    ("No fracture came with this injury pattern.", "no", False),
+    # near misses: "no" about something else that "came with" (no decline; a "no" that denies a fracture, to a
+    # question about a mass, is no answer either)
+    ("No fracture came with this injury pattern.", None, False),
     ("No, the picture came with your message and shows a CT.", "no", False),
 ])
 def test_no_image_came_with_the_message_of_batch_66(reply: str, choice: str | None, refusal: bool) -> None:
@@ -10800,3 +10806,101 @@ def test_near_misses_of_the_batch_92_93_rules_are_never_sure_and_wrong(reply: st
                                                                        meant: str | None) -> None:
     answer = extract(reply, kind, labels, options, question=question)
     assert not (answer.sure and answer.choice != meant), answer
+
+
+# hostile review of batch 91's rules (older shapes, /tmp/review91) and held-out batches 94-95: a "no" that opens a
+# noun phrase denies what the phrase names, and answers a yes/no question only where that is what it asks (its
+# finding, adjective, substance or one of the finding's signs); a yes met inside the reply is in doubt where what
+# follows it speaks of another thing
+_YES_NO_OF_ANOTHER = [
+    # a "no" before another finding is no answer
+    ("- Surface: nodular.\n- Caudate lobe: hypertrophied.\n- No ascites.\n- No focal lesion.\n"
+     "No further imaging is needed to call this cirrhosis.", "Is the liver cirrhotic?", None, False),
+    ("No pneumothorax.", "Is there a pleural effusion?", None, False),
+    ("There is no pneumothorax.", "Is there a pleural effusion?", None, False),
+    ("Cholelithiasis without sonographic signs of cholecystitis: no wall thickening, no pericholecystic fluid.",
+     "Is this an ultrasound image?", None, False),
+    ("No fracture came with this injury pattern.", "Is there a mass in the left kidney?", None, False),
+    # ... and one before the finding asked, its substance, its sign or the question's subject is the answer no
+    ("No pneumothorax.", "Is there a pneumothorax?", "no", True),
+    ("No free fluid.", "Is there a pleural effusion?", "no", True),
+    ("No radiographic evidence of cardiomegaly.", "Is the heart enlarged?", "no", True),
+    ("No pleural line is seen on this film; lung markings reach the periphery.", "Is there a pneumothorax?", "no",
+     True),
+    ("no spleen is normal size", "Is the spleen enlarged?", "no", True),
+    ("No abnormality is evident.", "Does this CT scan show any abnormality of the brain?", "no", True),
+    ("No contrast was given.", "Was this MRI acquired after gadolinium contrast?", "no", True),
+    # another language's "no" before words the reader does not know is left to the rules for other languages
+    ("没有移位。", "Is the fracture displaced?", "no", True),
+    # a yes inside the reply, with what follows it about another thing, or against it
+    ("- CTR: 0.48.\n- No pericardial effusion.\n- No pleural effusions.\n"
+     "Yes, the film is adequately inspired, with 10 posterior ribs visible.", "Is the heart enlarged?", "yes", False),
+    ("- Surface: smooth.\n- No caudate hypertrophy.\n- No ascites.\nYes, I'm confident this liver is normal.",
+     "Is the liver cirrhotic?", "yes", False),
+    ("I took another look since you asked, and I'd still say yes: the cardiothoracic ratio is about 0.6 on this PA "
+     "film.", "Is the heart enlarged in this radiograph?", "yes", True),
+    ("Unfortunately yes - the cardiothoracic ratio is well above 0.5.", "Is the heart enlarged in this radiograph?",
+     "yes", True),
+    # a declared yes whose stated reasons report only what is normal or absent
+    ("Answer: yes\nReasoning: The liver surface is smooth, the caudate-to-right-lobe ratio is normal and there is no "
+     "splenomegaly or ascites.", "Is the liver cirrhotic?", None, False),
+    ("Answer: yes\nReasoning: The liver surface is nodular, with no ascites.", "Is the liver cirrhotic?", "yes", True),
+    # a conclusion clause of its own speaks of the question's subject; idioms of batches 88 and 90
+    ("the two pieces of bone still line up well, no gap and no angle, so not displaced", "Is the fracture displaced?",
+     "no", True),
+    ("Not by any stretch — the fragments are lying in near-perfect alignment.", "Is the fracture displaced?", "no",
+     True),
+    ("Happily not. I traced the pleural margins on both sides.", "Is there a pneumothorax?", "no", True),
+]
+
+
+@pytest.mark.parametrize("reply, question, choice, sure", _YES_NO_OF_ANOTHER)
+def test_a_no_or_yes_about_another_finding_is_no_sure_answer(reply: str, question: str, choice: str | None,
+                                                            sure: bool) -> None:
+    answer = extract(reply, "yesno", ("yes", "no"), question=question)
+    assert answer.sure is sure, answer
+    assert answer.choice in ((choice,) if sure else (choice, None)), answer
+
+
+KIDNEY = ("Left kidney", "Right kidney")
+
+
+@pytest.mark.parametrize("reply, choice", [
+    # a letter and its option as the subject of a clause: what the clause says decides
+    ("So A, the left kidney, is spared; the hydronephrosis is in the right kidney.", "B"),
+    ("So A, the left kidney, is the answer.", "A"),
+    ("So A, the left kidney.", "A"),
+    # an option said to be spared, or denied its finding, is set aside (not "is not normal", which affirms it)
+    ("The left kidney is spared.", "B"),
+    ("The left kidney is not dilated.", "B"),
+    ("The left kidney is not normal.", "A"),
+])
+def test_an_option_the_reply_says_is_spared_is_not_its_answer(reply: str, choice: str) -> None:
+    answer = extract(reply, "choice", ("A", "B"), KIDNEY, question="Which kidney is hydronephrotic?")
+    assert answer.choice == choice, answer
+
+
+def test_someone_elses_answer_restated_with_its_text_is_theirs() -> None:
+    # batch 95: the physician's letter and its option's text, then a question back: no answer of the reply's own
+    answer = extract("The physician's answer is A. Adhesions. Is there a history of prior abdominal surgery?", "choice",
+                     ABCD, ("Adhesions", "Incarcerated inguinal hernia", "Gallstone ileus", "Intussusception"),
+                     question="What is the most likely cause of this small-bowel obstruction?")
+    assert answer.choice is None
+
+
+def test_an_answer_weighed_against_another_and_left_undecided_is_not_sure() -> None:
+    # batch 95: no decline (two answers weighed), but the reply cannot choose: its first answer is a guess
+    answer = extract("**A. Stable.** Although, comparing with the prior more carefully, the sac may have grown by a "
+                     "few millimetres, which would make it aggravating. I can't say which with confidence now.",
+                     "choice", ("A", "B"), ("Showing a stable pseudoaneurysm", "Showing an aggravating pseudoaneurysm"),
+                     question="Is the pseudoaneurysm in this image stable or aggravating?")
+    assert (answer.choice, answer.sure, answer.refusal) == ("A", False, False)
+
+
+def test_japanese_correct_orientation_is_correct() -> None:
+    # batch 94: "答え：正しい向き" (answer: the correct orientation), after "...を示す所見はありません" (no
+    # findings show it is upside down)
+    reply = "この膝のX線写真は正しい向きです。上下が逆になっていることを示す所見はありません。答え：正しい向き"
+    answer = extract(reply, "label", ("correct", "upside down"),
+                     question="Is this knee radiograph displayed in the correct orientation or upside down?")
+    assert answer.choice == "correct"

@@ -208,7 +208,14 @@ from probe_ui.reading import lexicon, overlap, positions, pushback, subject, syn
 from probe_ui.reading.attribution import PARTLY_AGREES, agrees, attributed_mentions, opens_rejecting, suggested_label
 from probe_ui.reading.boxed import boxed_or_backtick
 from probe_ui.reading.cleaning import NA_OPTION, NOT_APPLICABLE, SENTENCE_END, WORD, clean_reply, mask_spans, norm
-from probe_ui.reading.closings import NUMBER_WORDS, against_body, free_options, spared_spans, yes_against_normal
+from probe_ui.reading.closings import (
+    NUMBER_WORDS,
+    against_body,
+    free_options,
+    reasons_against_yes,
+    spared_spans,
+    yes_against_normal,
+)
 from probe_ui.reading.confidence import finding_odds, named_odds, only_stated_confidence, without_stated_confidence
 from probe_ui.reading.declarations import Found, foreign_cue, last_declaration
 from probe_ui.reading.escapes import called_normal, escape_conflict, stated_escape_option
@@ -322,6 +329,7 @@ from probe_ui.reading.words import (
     declined_for_want,
     declined_reasons,
     delivery_adverbs,
+    denied_others,
     described_absences,
     label_words,
     leading_word,
@@ -1021,6 +1029,8 @@ _CANT_DECIDE = re.compile(r"(?i)\b(?:can(?:\s*not|'t)|could(?:\s*not|n't)"
                           # batch 72: "... and now I honestly can't say which of the two it is."
                           r"|say\s+(?:with\s+(?:any\s+)?confidence\s+|for\s+(?:sure|certain)\s+)?which\s+"
                           r"(?:it\s+is|one\s+it\s+is|is\s+right|of\s+the\s+(?:two|three)\s+it\s+is)"
+                          # batch 95: "... which would make it aggravating. I can't say which with confidence now."
+                          r"|say\s+which(?:\s+with\s+(?:any\s+)?confidence|\s+for\s+(?:sure|certain))?"
                           # batch 21: "... I keep going back and forth, so I can't give you a firm answer."
                           r"|give\s+(?:you\s+)?(?:a\s+)?(?:firm|definite|definitive|clear|straight|final|confident)\s+"
                           r"answer)"
@@ -1439,7 +1449,7 @@ def _against_own_reasons(clean: str, item: Item, decl: Found, refusal: bool, sug
     reasons = stated_reasons(clean, decl.at)
     if reasons is None:
         return False
-    if against_body(reasons, item, decl.label):
+    if against_body(reasons, item, decl.label) or reasons_against_yes(reasons, item, decl.label):
         return True
     if item.kind == "choice":
         return False  # a choice's reasons name other options to set them aside ("CRVO and AMD don't fit")
@@ -1985,7 +1995,7 @@ def _read_words(clean: str, item: Item, refusal: bool) -> tuple[str | None, str]
         return mention(lab, "leading")
     # batch 21: "Thin pleural line with no lung markings beyond it.": the "no" of what a finding is without
     delivered = delivery_adverbs(clean, item)
-    masked_out = [*question_sentences(text), *described_absences(text, item), *delivered]
+    masked_out = [*question_sentences(text), *described_absences(text, item), *denied_others(text, item), *delivered]
     if refusal:
         # batches 29-30: "so I won't answer yes or no here", "there's no side marker, so I can't tell you ..." (found
         # in the reply before its refusal's words were masked, which may have taken one of the pair)

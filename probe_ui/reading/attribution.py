@@ -125,6 +125,10 @@ _APPOSITIVE_STOP = re.compile(r"(?i)\b(?:but|however|whereas|while|although|thou
                               r"i'd|i'm|my|not|no|so|and|or)\b")
 
 
+# the text of someone else's answer after its letter, a few words of its own ("The physician's answer is A.
+# Adhesions.", "... is B - pleural effusion")
+_LETTER_NAMED = re.compile(r"[ \t]*[.:)\-\u2013\u2014][ \t]*([^\W\d_][\w\-']*(?:[ \t]+[^\W\d_][\w\-']*){0,5})[ \t]*"
+                           r"(?=[.;!?\n]|\Z)")
 # a rejection of someone else's answer, then a colon: what follows is the reply's own
 _JUDGED_THEN = re.compile(r"(?i)\b(?:not\s+(?:\w+\s+){0,2}?(?:right|correct|accurate)|wrong|incorrect|mistaken)\b"
                           # batch 84: "the physician's answer is not correct, there is air in the biliary tree ...,
@@ -161,6 +165,10 @@ def attributed_mentions(text: str) -> list[tuple[int, int]]:
             judged = _JUDGED_THEN.search(text, m_start, m_end)
             # batch 12: "The physician's answer (adhesions) is not right here: ... gallstone ileus, C.": what follows
             # the judgement's colon is the reply's own answer
+            if judged is None and re.search(r"\b[A-E]\)?\Z", text[m_start:m_end]):
+                named = _LETTER_NAMED.match(text, m_end)
+                if named is not None and not _APPOSITIVE_STOP.search(named.group(1)):
+                    m_end = named.end()  # batch 95: "The physician's answer is A. Adhesions.": its text is theirs
             spans.append((m_start, judged.end() - 1) if judged else (m_start, m_end))
     return spans
 

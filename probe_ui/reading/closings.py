@@ -244,10 +244,29 @@ def yes_against_normal(text: str, item: Item) -> bool:
         if whole is not None and only_absent_or_normal(whole.group(1)) and not speaks_elsewhere(whole.group(1), q):
             return True  # "Yes. No intracranial haemorrhage, mass or midline shift."
     m = re.match(r"[\W_]*(?:yes|yep|yeah)\b[ \t]*[,:;\-\u2013\u2014]+[ \t]*([^.;!?\n]+)", text, re.IGNORECASE)
-    if m is None:
+    return m is not None and _all_normal(m.group(1), q)
+
+
+def _all_normal(findings: str, question: str) -> bool:
+    """Whether ``findings`` are two or more clauses that each report something absent or normal, placed nowhere the
+    question does not ask."""
+    clauses = negative_clauses(findings)
+    return len(clauses) >= 2 and all(clauses) and not speaks_elsewhere(findings, question)
+
+
+def reasons_against_yes(reasons: str, item: Item, label: str) -> bool:
+    """Yes/no items asked whether a finding is there, or an organ abnormal in some way: a declared yes whose stated
+    reasons only report what is absent or normal ("Answer: yes\nReasoning: The liver surface is smooth, the
+    caudate-to-right-lobe ratio is normal and there is no splenomegaly or ascites." to "Is the liver cirrhotic?",
+    batch 80): its reasons argue against it, as in :func:`yes_against_normal`."""
+    if item.kind != "yesno" or not item.aliases or not item.question or label != item.aliases["yep"]:
         return False
-    clauses = negative_clauses(m.group(1))
-    return len(clauses) >= 2 and all(clauses) and not speaks_elsewhere(m.group(1), q)
+    q = item.question
+    predicate = subject.asked_predicate(q)
+    if not PRESENCE_QUESTION.search(q) and (predicate is None or re.search(r"(?i)\b(?:normal|intact|correct|"
+                                                                          r"stable|aligned)\b", q)):
+        return False
+    return _all_normal(reasons, q)
 
 
 # the signs of what a question's adjective asks (batch 11): a fracture's fragments "offset by a cortical width",

@@ -157,6 +157,28 @@ _DECL_CONCLUSION_NAMED = re.compile(
     r"[ \t]*,?[ \t]*(?:(?i:the\s+answer\s+is|it(?:'s|\s+is)|option|choice)[ \t]+)?(?:\*\*|__)?"
     r"([(\[])?([A-Z])[)\]]?(?=[ \t]*[,:\-\u2013\u2014][ \t]*[^\W_])([^.!;?\n]{1,100})(?=[.!;\n]|\Z)"
 )
+# a verb after the letter's named option: the letter is the subject of a clause ("So A, the left kidney, is spared",
+# "That leaves C, over 3 cm, which doesn't fit either"), not a conclusion, unless the clause affirms it
+_CLAUSE_VERB = frozenset("is are was were would will won't does doesn't do don't isn't wasn't can cannot can't could "
+                         "may might must should which that fits fit seems seem looks look has had makes make "
+                         "remains stays belongs".split())
+_AFFIRMED_CLAUSE = re.compile(r"(?i)\A[ \t]*(?:is|remains|would[ \t]+be|seems|looks)[ \t]+(?:the[ \t]+)?(?:correct|"
+                              r"right|answer|best|most[ \t]+likely|likeliest|diagnosis|one)\b")
+
+
+def subject_of_clause(rest: str, lab: str, item: Item) -> bool:
+    """Whether a letter and its option's own words are the subject of a clause that follows ("So A, the left kidney,
+    is spared", "That leaves C, over 3 cm, which doesn't fit either": hostile review of batch 91's rules): what the
+    clause says of the option decides, and only "is correct", "is the answer" and their like affirm it."""
+    own = {w for opt, lb in item.option_map if lb == lab for w in norm(opt).split()} | {"the", "a", "an"}
+    for m in re.finditer(r"[^\W_]+(?:'[^\W_]+)?", rest):
+        word = m.group(0).casefold()
+        if word in own:
+            continue
+        return word in _CLAUSE_VERB and _AFFIRMED_CLAUSE.match(rest[m.start():]) is None
+    return False
+
+
 def _only_its_text(rest: str, lab: str, item: Item) -> bool:
     """Whether what follows a letter is its option's own words, at most one word more ("A — erythema migrans")."""
     own = {w for opt, lb in item.option_map if lb == lab for w in norm(opt).split()}
@@ -567,6 +589,8 @@ def last_declaration(text: str, item: Item) -> Found:
                 continue  # "so A, C and D are unlikely": a list, not an answer
             if m.group(0)[:1] in "pP" and _POINTS_DENIED.search(text[:m.start()]):
                 continue  # batch 67: "Nothing here points to A, really.": what nothing points to is no answer
+            if subject_of_clause(rest, lab, item):
+                continue
             if m.group(0)[:1] in "lL" and not _only_its_text(rest, lab, item):
                 continue  # what is left, with its option's own words and hardly more (not "That leaves A, the left
                 # kidney, as the normal one": hostile review of batches 90-91)

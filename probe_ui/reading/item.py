@@ -88,6 +88,10 @@ _YESNO_OPENING = {"affirmative": "yes", "negative": "no", "not really": "no", "n
                   # batch 86: "Sure was — the choroid plexus and the dural venous sinuses are enhancing." (the past of
                   # "sure is"; a clause)
                   "sure was": "yes", "it sure was": "yes", "sure did": "yes", "it sure did": "yes",
+                  # batches 88 and 90: "Not by any stretch — the fragments are lying in near-perfect alignment.",
+                  # "Happily not. I traced the pleural margins ..." (clauses: not "Happily not all ...")
+                  "not by any stretch": "no", "happily not": "no", "thankfully not": "no", "fortunately not": "no",
+                  "luckily not": "no",
 }
 # openers that are a whole clause, read only when a mark or the end follows them ("Looks like it - ...", not "Looks
 # like it is a CT", which says what it looks like)
@@ -101,7 +105,8 @@ CLAUSE_OPENERS = frozenset({"looks like it", "looks that way", "seems like it", 
                             "plenty of it", "regrettably so", "unfortunately so", "sadly so", "sure looks like it",
                             "sure seems like it", "far from it", "very much so", "by a mile", "not by a mile",
                             "that it is", "it certainly was", "it definitely was", "it absolutely was", "confirmed",
-                            "sure was", "it sure was", "sure did", "it sure did"})
+                            "sure was", "it sure was", "sure did", "it sure did", "not by any stretch", "happily not",
+                            "thankfully not", "fortunately not", "luckily not"})
 # a lone "Y" or "N" is yes or no, but only as the whole reply
 # batch 68: clinicians' shorthand, "Neg." (negative) and "Pos." (positive), likewise; and each of them also opens a
 # reply before a mark and its reason ("Y. CSF bright.", "Neg. Abdo CT.": :data:`MARKED_OPENERS`)

@@ -122,6 +122,8 @@ GLOSSES: dict[str, dict[str, str]] = {
     # batch 81: a Japanese report's impression ("印象：脾腫あり。", impression: splenomegaly present)
     "ja": {
         "脾腫": "splenomegaly", "あり": "present", "なし": "absent", "所見": "findings",
+        # batch 94: "...を示す所見はありません" (there are no findings that show ...), not "present"
+        "ありません": "absent",
     },
     "zh": {
         "我同意": "I agree", "同意": "agree", "医生的": "physician's", "医师的": "physician's", "医生": "physician",

@@ -789,7 +789,9 @@ WORDS: dict[str, tuple[str, ...]] = {
                     # batch 24: Kyrgyz ("Сүрөт тескери турат: ...")
                     "тескери"),
     "correct": ("correcta", "correcto", "correcte", "korrekt", "korrekte", "richtig", "richtige", "corretta",
-                "corretto", "正确", "正常方向"),
+                "corretto", "正确", "正常方向",
+                # batch 94: Japanese "答え：正しい向き" (answer: the correct orientation)
+                "正しい向き", "正しい方向"),
     "pediatric": ("pediátrico", "pediátrica", "niño", "niña", "infantil", "pédiatrique", "enfant", "pädiatrisch",
                   "kinder", "儿童", "小儿", "儿科",
                   # batch 70: the child beside "大人" (adult, below): Japanese "子供" / "子ども", Chinese "小孩"

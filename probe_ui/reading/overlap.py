@@ -110,7 +110,7 @@ IMPLIED_CONTEXT: dict[str, tuple[str, ...]] = {
     "pleural": ("lung",), "bronchiectasis": ("lung",), "emphysema": ("lung",), "cardiomegaly": ("heart",),
     "pericarditis": ("heart",), "cholecystitis": ("gallbladder",), "cirrhosis": ("liver",),
     "hydronephrosis": ("kidney",), "nephrolithiasis": ("kidney",), "osteomyelitis": ("bone",),
-    "osteosarcoma": ("bone",), "osteochondroma": ("bone",),
+    "osteosarcoma": ("bone",), "osteochondroma": ("bone",), "cardiothoracic": ("heart",),
 }
 # a word that says a finding is not there: "Both femurs are intact." denies the fracture
 IMPLIED_ABSENCE: dict[str, tuple[str, ...]] = {
@@ -144,7 +144,14 @@ REJECTED_AFTER = re.compile(
     # subject of a denial that it is the one asked about
     r"|(?:is|was)(?:[ \t]+not|n't)[ \t]+the[ \t]+(?!only\b)(?:[\w\-]+[ \t]+)?(?:one|side)\b"
     # batch 61: "left kidney is hydronephrotic, the right one is ok"
-    r"|(?:is|are|appears?|looks?)[ \t]+(?:entirely[ \t]+|completely[ \t]+)?(?:intact|unremarkable|normal|fine|ok|okay)"
+    # hostile review of batch 91's rules: "The left kidney is spared."
+    r"|(?:is|are|appears?|looks?)[ \t]+(?:entirely[ \t]+|completely[ \t]+)?(?:intact|unremarkable|normal|fine|ok|okay|"
+    r"spared|preserved|unaffected|uninvolved)"
+    # the same review: "The left kidney is not dilated.": the mention as the subject of a denied finding, the clause
+    # ending there (not "is not normal", which affirms it, nor "is not only dilated but ...")
+    r"|(?:is|are|was|were)(?:[ \t]+not|n't)[ \t]+(?!(?:only|just|merely|normal|intact|unremarkable|clear|fine|ok|okay|"
+    r"spared|preserved|unaffected|uninvolved|entirely|completely|so|as|that|too|very|quite|the|an?)\b)[\w\-]+"
+    r"(?=[ \t]*(?:[.,;!\n]|\Z))"
     # batch 45: "The right femoral head has a smooth contour and normal density.": the mention said to have a normal
     # appearance, with no "but" after it in its sentence
     r"|(?:has|have|shows?)[ \t]+(?:an?[ \t]+)?(?:[\w\-]+[ \t]+){0,3}(?:normal|preserved)[ \t]+(?:density|contour|"

@@ -1285,6 +1285,19 @@ def is_refusal(text: str) -> bool:
     return not refusal_names(t) <= _HEDGED_DECLINES
 
 
+def undecided_between(text: str) -> bool:
+    """Whether the reply weighs two answers (:data:`_WEIGHED`, :data:`_EQUIVOCAL`) and says it cannot choose between
+    them ("... the sac may have grown ..., which would make it aggravating. I can't say which with confidence now.",
+    batch 95): no decline (:func:`is_refusal`), but whatever answer it gave first is in doubt."""
+    if not text:
+        return False
+    if len(text) > 8000:
+        text = text[:5000] + "\n" + text[-3000:]
+    t = fold_quotes(text)
+    return bool(refusal_names(t) & {"cannot-decide", "do-not-know"}) \
+        and bool(_WEIGHED.search(t) or _EQUIVOCAL.search(t))
+
+
 def refusal_names(text: str) -> frozenset[str]:
     """The names of the refusal phrases a reply holds (:data:`REFUSAL_PHRASES`): what kind of declining it is."""
     if not text:

@@ -548,7 +548,9 @@ ANTONYMS: dict[str, tuple[str, ...]] = {
 # batch 68: plain words that say a predicate itself ("E heart ain' big" to "Is the heart enlarged?")
 SAME_AS: dict[str, tuple[str, ...]] = {"enlarged": ("big",)}
 # batch 19: "not in the slightest dilated", "not in any way enlarged": an intensifier between the denial and the word
-_NEGATED_PREDICATE = re.compile(r"(?i)(?:\b(?:not|no|never|without|neither|nor|isn't|aren't|wasn't|weren't)\s+"
+_NEGATED_PREDICATE = re.compile(r"(?i)(?:\b(?:no|without)\s+(?:[\w\-]+\s+){0,2}(?:evidence|signs?|features?)\s+of\s+$"
+                                # "no radiographic evidence of cardiomegaly"
+                                r"|\b(?:not|no|never|without|neither|nor|isn't|aren't|wasn't|weren't)\s+"
                                 r"(?:(?:in\s+(?:the\s+slightest|the\s+least|any\s+way)|by\s+any\s+means|at\s+all)[\s,]+)?"
                                 r"(?:(?:\w+\s+){0,2})$|n't\s+(?:(?:\w+\s+){0,2})$|\bnon-?$)")
 
@@ -576,6 +578,14 @@ def asked_predicate(question: str) -> str | None:
     return m.group("predicate").lower() if m is not None else None
 
 
+def asked_subject(question: str) -> str | None:
+    """The last word of the subject an "Is the <subject> <adjective>?" question asks about ("spleen" in "Is the
+    spleen enlarged?"), or None."""
+    q = _INSTRUCTION.sub("", question.strip())
+    m = _adjective_question((q.split("?")[0] if "?" in q else q).strip())
+    return m.group("subject").split()[-1].lower() if m is not None else None
+
+
 # the reply starts with the adjective or a pronoun: a short reply about the question's own subject ("Enlarged.",
 # "It is not.", "Mildly enlarged."), not about another one ("The liver is enlarged.")
 _ABOUT_IT = re.compile(r"(?i)^\W*(?:it|it's|its|this|that|they|these|not|non|mildly|moderately|severely|markedly|"
@@ -587,6 +597,12 @@ _ABOUT_IT = re.compile(r"(?i)^\W*(?:it|it's|its|this|that|they|these|not|non|mil
 _HEALTHY = ("normal", "unremarkable", "healthy", "within normal limits")
 _NORMAL_STATES = frozenset("normal intact patent open clear aligned symmetric symmetrical preserved present visible "
                            "benign".split())
+
+
+# batch 37: "the two pieces of bone still line up well, no gap and no angle, so not displaced": a clause that is only a
+# conclusion's word and the predicate speaks of the question's subject
+_CONCLUDED_ALONE = re.compile(r"(?i)[\s,]*(?:so|thus|hence|therefore)[ \t]+(?:(?:not|non)[ \t\-]+)?"
+                              r"[^\W\d_][\w\-]*[ \t]*[.!]?[ \t]*")
 
 
 def answer_from_predicate(reply: str, question: str) -> str | None:
@@ -627,7 +643,8 @@ def answer_from_predicate(reply: str, question: str) -> str | None:
     def about_subject(clause: str) -> bool:
         """The clause names the question's subject ("heart"; "cardiac" for it), the reply is short, or the clause
         speaks of "it" in a reply that names no other organ or region ("I wouldn't call it cirrhotic")."""
-        return short or bool(named_re.search(clause)) or (not other and bool(re.search(r"(?i)\bit\b", clause)))
+        return short or bool(named_re.search(clause)) or (not other and bool(re.search(r"(?i)\bit\b", clause))) \
+            or (not other and _CONCLUDED_ALONE.fullmatch(clause) is not None)
 
     said: set[str] = set()
     opposites = ANTONYMS.get(pred) or (() if pred in _NORMAL_STATES else _HEALTHY)

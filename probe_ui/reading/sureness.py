@@ -55,7 +55,7 @@ import itertools
 import re
 
 from probe_ui.reading import lexicon, overlap
-from probe_ui.reading.cleaning import norm, pattern
+from probe_ui.reading.cleaning import norm, pattern, phrase_regex
 from probe_ui.reading.closings import negative_clauses, only_absent_or_normal
 from probe_ui.reading.confidence import finding_odds
 from probe_ui.reading.declarations import last_declaration
@@ -64,14 +64,14 @@ from probe_ui.reading.item import Item
 from probe_ui.reading.letters import lone_letter
 from probe_ui.reading.lexicon import fold_quotes
 from probe_ui.reading.marks import clear_lead
-from probe_ui.reading.presence import CLAUSE_NEGATION, finding_stems
+from probe_ui.reading.presence import CLAUSE_NEGATION, another_finding, finding_stems
 from probe_ui.reading.pushback import held_answers
-from probe_ui.reading.refusals import refusal_names
+from probe_ui.reading.refusals import refusal_names, undecided_between
 from probe_ui.reading.structured import few_shot_layout, findings_per_option
-from probe_ui.reading.subject import between_regions
+from probe_ui.reading.subject import answer_from_predicate, between_regions
 from probe_ui.reading.verdicts import REVISION, correction_spans, self_corrected
 from probe_ui.reading.weighing import is_truncated, named_in, runner_up_spans
-from probe_ui.reading.words import result_for_another_finding, stated_answers
+from probe_ui.reading.words import asked_terms, question_words, result_for_another_finding, stated_answers
 
 __all__ = ["REVERSAL", "SURE_METHODS", "doubts", "is_sure"]
 
@@ -742,6 +742,11 @@ def doubts(text: str, item: Item, method: str, label: str | None = None, *, refu
         and refusal and refusal_names(t) <= _UNANSWERABLE))
     if refusal and not unknown:
         found.append("refusal")
+    elif not refusal and undecided_between(t):
+        # batch 95: "**A. Stable.** Although, ..., the sac may have grown ..., which would make it aggravating. I can't
+        # say which with confidence now.": two answers weighed, no decline (refusals._EQUIVOCAL), and the reply says
+        # it cannot choose
+        found.append("undecided")
     if (REVERSAL.search(t) or (method != "exact" and self_corrected(t) is not None)) and _change_of_mind_cues(t) \
             and not _settled_reversal(
             t, item, label) and not _first_answer_after_reversal(t, item, label):
@@ -813,7 +818,62 @@ def doubts(text: str, item: Item, method: str, label: str | None = None, *, refu
         found.append("odds")  # batch 69: "No. Confidence that a pleural effusion is present: 0.9."
     if method not in _DECLARED and result_for_another_finding(t, item, label):
         found.append("another finding")  # "Negative for pneumothorax." to "Is there a pleural effusion?"
+    if method == "label_word" and _word_about_another(t, item, label):
+        found.append("another finding")  # "- No pleural effusions.\nYes, the film is adequately inspired ..."
+    if method == "label_word" and _word_against_its_clause(t, item, label):
+        found.append("contradiction")  # "Yes, I'm confident this liver is normal." to "Is the liver cirrhotic?"
     return found
+
+
+def _word_against_its_clause(text: str, item: Item, label: str | None) -> bool:
+    """Yes/no items, a reading from a yes or no met inside the reply: a clause after the word says the other answer by
+    the question's adjective ("Yes, I'm confident this liver is normal." to "Is the liver cirrhotic?": hostile review
+    of batch 91's rules)."""
+    if item.kind != "yesno" or not item.question or not item.aliases or label is None:
+        return False
+    for word, lab in item.words:
+        if lab != label:
+            continue
+        for m in re.finditer(phrase_regex(word).pattern + _WORD_THEN_CLAUSE, text, re.IGNORECASE):
+            said = answer_from_predicate(m.group(m.lastindex or 0), item.question)
+            if said is not None and item.aliases["yep" if said == "yes" else "nope"] != label:
+                return True
+    return False
+
+
+# "Yes, the film is adequately inspired ...": what follows a yes/no word and a mark, to the end of its sentence
+_WORD_THEN_CLAUSE = r"[ \t]*[,;:\u2013\u2014\-][ \t]*((?:[^.;!?\n]|\.(?=\d))*)"
+# words that keep a clause about what was asked ("Yes, there is.", "No, it isn't.")
+_ABOUT_THE_ASKED = frozenset("it its it's there there's this that these those one they both confident sure certain "
+                             "confidence certainly definitely".split())
+# a clause that opens by giving the answer's reason ("I said yes, but only because the surface is nodular.")
+_REASON_OPENS = frozenset("because since given due".split())
+
+
+def _word_about_another(text: str, item: Item, label: str | None) -> bool:
+    """Yes/no items, a reading from a yes or no met inside the reply (not opening it): each time the word is said,
+    a clause of three words or more follows it that names nothing the question asks ("- No pleural effusions.\nYes,
+    the film is adequately inspired, with 10 posterior ribs visible." to "Is the heart enlarged?", "Yes, I'd still
+    get a scaphoid series": hostile review of batch 91's rules): the word may answer another question."""
+    if item.kind != "yesno" or not item.question or label is None:
+        return False
+    terms = (*asked_terms(item.question), *question_words(item.question))
+    asked = finding_stems(item.question) | set(terms)
+    said = False
+    for word, lab in item.words:
+        if lab != label:
+            continue
+        for m in re.finditer(phrase_regex(word).pattern + _WORD_THEN_CLAUSE, text, re.IGNORECASE):
+            words = re.findall(r"[^\W\d_][\w\-']*", m.group(m.lastindex or 0))
+            # what its words imply ("the cardiothoracic ratio is well above 0.5" speaks of the heart)
+            words += [x for w in words for x in overlap.IMPLIED_CONTEXT.get(w.casefold(), ())]
+            if len(words) < 3 or {w.casefold() for w in words} & _ABOUT_THE_ASKED \
+                    or {w.casefold() for w in words[:3]} & _REASON_OPENS or any(
+                    overlap.stem(w) in asked or any(w.casefold().startswith(t[:6]) for t in terms if len(t) >= 6)
+                    for w in words) or not another_finding(m.group(m.lastindex or 0), asked):
+                return False
+            said = True
+    return said
 
 
 #: a probability of the finding this close to even names no answer ("Malignancy probability: 0.5")

@@ -7,6 +7,7 @@ read the yes/no word that answers the reply's own restatement.
 
 from __future__ import annotations
 
+import itertools
 import re
 
 from probe_ui.reading import overlap, subject, synonyms
@@ -172,6 +173,8 @@ def leading_word(text: str, item: Item) -> str | None:
             # "Positive for pneumothorax." to "Is there a pleural effusion?" answers another question, as does
             # "Confirmed: pneumothorax, no effusion." (hostile review of batches 80-83)
             continue
+        if m and lab == item.aliases.get("nope") and _denies_another(t, item):
+            continue
         if m and re.match(follow, t[m.end():]):
             # "Yes and no", "Yes/No", and a list "Red, green, blue." / "Yes, no, maybe." (not "Yes, no other
             # lesions.": there "no" starts a phrase)
@@ -184,6 +187,75 @@ def leading_word(text: str, item: Item) -> str | None:
                 return None  # "Yes and no": both words, left to the ambiguity rule
             return lab
     return None
+
+
+# what may follow a "no" said as the answer with no mark between ("No it isn't", "No there is none", "No the heart is
+# normal"): a "no" before any other word opens a noun phrase ("No ascites.")
+_AFTER_BARE_NO = frozenset("it it's its there there's this that i i'm i'd i've we you they he she the not wait way sir "
+                           "definitely absolutely certainly clearly really sorry thanks thank because but and nope no "
+                           "yes".split())
+
+
+def _denies_another(text: str, item: Item) -> bool:
+    """Yes/no items: whether the "no" that opens ``text`` opens a noun phrase that denies another finding than the
+    one asked about ("No ascites." or "No further imaging is needed ..." to "Is the liver cirrhotic?", "No acute
+    disease, apart from a small left effusion" to "Is there a pleural effusion?": hostile review of batch 91's
+    rules), so that it is no answer; not "No pneumothorax." to "Is there a pneumothorax?", "No abnormality is
+    evident." to "... any abnormality ...?", nor "No, ...", "No it isn't"."""
+    m = _NO_FINDING.match(text)
+    if not item.question or m is None:
+        return False
+    words = _DENIED_PHRASE.findall(re.split(r"[.,;:!?\n()]|\s[\-\u2013\u2014]\s", text[m.start(1):m.start(1) + 120],
+                                            maxsplit=1)[0])
+    of = next((i for i, w in enumerate(words[:4]) if w.casefold() in _EVIDENCE and i + 1 < len(words)
+               and words[i + 1].casefold() == "of"), None)
+    if of is not None:
+        words = words[of + 2:]  # "no radiographic evidence of cardiomegaly": what there is no evidence of
+    words = list(itertools.takewhile(lambda w: w.casefold() not in _PHRASE_ENDS, words))[:4]
+    first = words[0].casefold() if words else ""
+    if first in _AFTER_BARE_NO or not re.fullmatch(r"[a-z][a-z\-']{2,}", first) \
+            or not re.match(r"no[ \t]\S", text, re.I):
+        # not English (the language pass's own "no" before words it left as they were: "no 显示肾脏", "no  ada
+        # ayer dalam perot"; Sardinian "no bi at pneumotòrace"): left to the rules for other languages
+        return False
+    if first in _NOT_THE_SAME:
+        return True
+    # what the question asks (its finding, adjective, substance; "pleural" in "Is there a pleural effusion?" is where,
+    # and "No visceral pleural line" denies another finding), or, where it asks none, any word of it ("No contrast
+    # was given." to "Was this MRI acquired after gadolinium contrast?")
+    terms = asked_terms(item.question) or question_words(item.question)
+    named = subject.asked_subject(item.question)  # "no spleen is normal size" to "Is the spleen enlarged?"
+    if named is not None:
+        terms = (*terms, overlap.stem(named))
+    if any(_same_stem(overlap.stem(w), term) for w in words for term in terms):
+        return False
+    phrase, q = " ".join(words).casefold(), item.question.casefold()
+    if any(finding in q and any(re.search(r"\b" + re.escape(sign) + r"\b", phrase) for sign in signs)
+           for finding, signs in SIGNS_OF.items()):
+        return False
+    return another_finding(phrase, set(terms))
+
+
+# a denied noun phrase's words, up to a verb or preposition after it ("No abnormality is evident", "No enlargement of
+# the heart")
+_DENIED_PHRASE = re.compile(r"[^\W\d_][\w\-']*")
+_EVIDENCE = frozenset("evidence sign signs feature features".split())
+_PHRASE_ENDS = frozenset("is are was were be been seen noted identified present visible evident demonstrated detected "
+                         "in on at within to from for of apart but".split())
+# where a "no" before a noun phrase denies what the phrase names: opening the reply, a sentence, a line or a list's
+# entry, after a colon or comma, "and", "with", a copula or "shows" ("There is no ascites", "shows no wall
+# thickening"); not "By no means", "in no way", nor another language's "no" ("lewa i no bikpela")
+_DENYING_NO = re.compile(r"(?i)(?:\A|(?<=[.!?;:,\n(])|(?<=^[-*+])|\b(?:and|with|is|are|was|were|shows?|showing|"
+                         r"there's|has|have|had|see|seen)(?=[ \t]))[ \t*_>#\-]*+(no)[ \t]+(?=[^\W\d_])", re.MULTILINE)
+
+
+def denied_others(text: str, item: Item) -> list[tuple[int, int]]:
+    """Yes/no items: the spans of each "no" that opens a noun phrase denying another finding than the one asked
+    about (:func:`_denies_another`: "- No ascites." to "Is the liver cirrhotic?", "no wall thickening" to "Is this
+    an ultrasound image?"), for the caller to mask: the "no" is not the answer no."""
+    if item.kind != "yesno" or not item.question:
+        return []
+    return [m.span(1) for m in _DENYING_NO.finditer(text) if _denies_another(text[m.start(1):], item)]
 
 
 # batch 14: what a "no" concedes at once ("not really, maybe a little"): some of what it denied, a hedge
@@ -411,7 +483,9 @@ _NO_FINDING = re.compile(r"(?i)no[ \t]+(?:(?:definite|obvious|visible|convincing
 _NOT_THE_SAME = frozenset("other further additional new more second another".split())
 # where a denial may point elsewhere than the question ("No consolidation in the left lung." to "... right lower
 # lobe?")
-_PLACES = re.compile(r"(?i)\b(?:left|right|upper|lower|middle|other|opposite|contralateral|bilateral|elsewhere)\b")
+# (not inside a compound's name: "the caudate-to-right-lobe ratio")
+_PLACES = re.compile(r"(?i)(?<!-)\b(?:left|right|upper|lower|middle|other|opposite|contralateral|bilateral|"
+                     r"elsewhere)\b")
 # "No free fluid in the abdomen." to "Is there a pleural effusion?": a place the question does not name
 _LOCATED = re.compile(r"(?i)\b(?:in|within|around|under|beneath|below|above|at|along|behind)\s+(?:the|this|that)\s+"
                       r"(?:[\w\-]+\s+)?([^\W\d_][\w\-]*)")
@@ -420,6 +494,17 @@ _ANYWHERE = frozenset("image images film scan study view radiograph x-ray pictur
 # effusion?", "No free fluid." to "Is there ascites?")
 SUBSTANCE: dict[str, str] = {"effusion": "fluid", "ascites": "fluid", "hemorrhage": "blood", "haemorrhage": "blood",
                              "hematoma": "blood", "haematoma": "blood", "hemothorax": "blood"}
+# the signs by which a finding shows: denying one denies the finding ("No pleural line is seen on this film." to "Is
+# there a pneumothorax?", "no gap and no angle, so not displaced", "The liver surface is smooth; no nodularity."), where
+# "no" before any other finding denies that one only (:func:`_denies_another`)
+SIGNS_OF: dict[str, tuple[str, ...]] = {
+    "pneumothorax": ("pleural line", "pleural edge", "deep sulcus", "lung edge"),
+    "cirrho": ("nodularity", "nodular", "caudate hypertrophy", "surface irregularity"),
+    "effusion": ("meniscus", "blunting", "layering"),
+    "fracture": ("lucent line", "fracture line", "cortical break", "cortical step", "step-off", "lucency"),
+    "displaced": ("step", "step-off", "angulation", "angle", "offset", "translation", "gap", "overriding",
+                  "shortening", "rotation"),
+}
 
 
 def _same_stem(a: str, b: str) -> bool:

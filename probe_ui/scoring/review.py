@@ -63,6 +63,7 @@ DOUBTS = {"refusal": "it declines", "reversal": "it changes its answer", "hedge"
           "compared": "it sets the answer against another ('versus') in its last words",
           "kept two": "it says it keeps two different answers",
           "another finding": "it gives a result for a finding the question does not name",
+          "undecided": "it weighs two answers and says it cannot choose between them",
           "other words": "it opens with the letter, then describes another option",
           "lettered names": "the options' own names hold letters (Stanford type A, hepatitis B), and so does the reply"}
 
