@@ -7196,9 +7196,9 @@ def test_a_yes_after_a_change_of_mind_about_an_earlier_turn_of_batch_62(reply: s
     # batch 66: what came without the image is a decline, never the answer "no"
     ("no picture came with your message", None, True),
     ("No image was sent with the question, so I cannot say.", None, True),
-    # near misses: "no" about something else that "came with" (no decline; a "no" that denies a fracture, to a
-    # question about a mass, is no answer either)
-    ("No fracture came with this injury pattern.", None, False),
+    # near misses: "no" that answers, about something else that "came with" (no decline; a "no" that denies a
+    # fracture, to a question about a mass, is read no but never sure: test_a_no_or_yes_about_another_finding_...)
+    ("No fracture came with this injury pattern.", "no", False),
     ("No, the picture came with your message and shows a CT.", "no", False),
 ])
 def test_no_image_came_with_the_message_of_batch_66(reply: str, choice: str | None, refusal: bool) -> None:
@@ -10813,14 +10813,24 @@ def test_near_misses_of_the_batch_92_93_rules_are_never_sure_and_wrong(reply: st
 # finding, adjective, substance or one of the finding's signs); a yes met inside the reply is in doubt where what
 # follows it speaks of another thing
 _YES_NO_OF_ANOTHER = [
-    # a "no" before another finding is no answer
+    # a "no" before another finding is no answer inside the reply, and a guess where it opens the reply
     ("- Surface: nodular.\n- Caudate lobe: hypertrophied.\n- No ascites.\n- No focal lesion.\n"
      "No further imaging is needed to call this cirrhosis.", "Is the liver cirrhotic?", None, False),
-    ("No pneumothorax.", "Is there a pleural effusion?", None, False),
+    ("No pneumothorax.", "Is there a pleural effusion?", "no", False),
     ("There is no pneumothorax.", "Is there a pleural effusion?", None, False),
     ("Cholelithiasis without sonographic signs of cholecystitis: no wall thickening, no pericholecystic fluid.",
      "Is this an ultrasound image?", None, False),
-    ("No fracture came with this injury pattern.", "Is there a mass in the left kidney?", None, False),
+    ("No fracture came with this injury pattern.", "Is there a mass in the left kidney?", "no", False),
+    ("No free air under the diaphragm. Yes, the film is erect.", "Is there pneumoperitoneum?", "no", False),
+    ("No endotracheal tube is seen. Yes, there is a nasogastric tube in the stomach.", "Is the patient intubated?",
+     "no", False),
+    ("No meniscus, but subpulmonic fluid elevates the right hemidiaphragm.", "Is there a pleural effusion?", "no",
+     False),
+    ("No rotation. The fragments are overriding by 1 cm.", "Is the fracture displaced?", "no", False),
+    ("There is no mistaking the fracture line through the radial neck.", "Is there a fracture?", "yes", True),
+    ("No PTX. Lung markings extend to the periphery bilat.", "Is there a pneumothorax?", "no", True),
+    ("No dice — the aorta is no denser than the paraspinal muscles.", "Is this CT scan contrast-enhanced?", "no",
+     True),
     # ... and one before the finding asked, its substance, its sign or the question's subject is the answer no
     ("No pneumothorax.", "Is there a pneumothorax?", "no", True),
     ("No free fluid.", "Is there a pleural effusion?", "no", True),
@@ -10854,12 +10864,13 @@ _YES_NO_OF_ANOTHER = [
 ]
 
 
-@pytest.mark.parametrize("reply, question, choice, sure", _YES_NO_OF_ANOTHER)
-def test_a_no_or_yes_about_another_finding_is_no_sure_answer(reply: str, question: str, choice: str | None,
+@pytest.mark.parametrize("reply, question, reading, sure", _YES_NO_OF_ANOTHER)
+def test_a_no_or_yes_about_another_finding_is_no_sure_answer(reply: str, question: str, reading: str | None,
                                                             sure: bool) -> None:
+    # ``reading``: the answer where sure; where not, the reader's guess (or no reading), kept for review
     answer = extract(reply, "yesno", ("yes", "no"), question=question)
     assert answer.sure is sure, answer
-    assert answer.choice in ((choice,) if sure else (choice, None)), answer
+    assert answer.choice in ((reading,) if sure else (reading, None)), answer
 
 
 KIDNEY = ("Left kidney", "Right kidney")

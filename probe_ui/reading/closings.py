@@ -277,7 +277,7 @@ _PREDICATE_SIGNS: dict[str, re.Pattern[str]] = {
 }
 
 
-def _shows_predicate(body: str, question: str) -> bool:
+def shows_predicate(body: str, question: str) -> bool:
     """Whether a clause of the body states, unhedged and denying nothing, the sign of what the question's adjective
     asks (:data:`_PREDICATE_SIGNS`: "The fragments are offset by a full cortical width" to "Is the fracture
     displaced?")."""
@@ -438,7 +438,7 @@ def against_body(body: str, item: Item, label: str) -> bool:
         # a no after a body that states the sign of what the question's adjective asks ("The fragments are offset by a
         # full cortical width with overriding. Final answer: no." to "Is the fracture displaced?"), unhedged, in a
         # clause that denies nothing (batch 11)
-        if item.aliases and label == item.aliases["nope"] and _shows_predicate(body, item.question):
+        if item.aliases and label == item.aliases["nope"] and shows_predicate(body, item.question):
             return True
         # a yes after a body that only reports absent or normal findings, what the question asks among them ("The
         # fragments remain in anatomic alignment with no angulation. Final answer: Yes." to "Is it displaced?")

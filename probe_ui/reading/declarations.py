@@ -162,8 +162,14 @@ _DECL_CONCLUSION_NAMED = re.compile(
 _CLAUSE_VERB = frozenset("is are was were would will won't does doesn't do don't isn't wasn't can cannot can't could "
                          "may might must should which that fits fit seems seem looks look has had makes make "
                          "remains stays belongs".split())
-_AFFIRMED_CLAUSE = re.compile(r"(?i)\A[ \t]*(?:is|remains|would[ \t]+be|seems|looks)[ \t]+(?:the[ \t]+)?(?:correct|"
-                              r"right|answer|best|most[ \t]+likely|likeliest|diagnosis|one)\b")
+_AFFIRMED_CLAUSE = re.compile(r"(?i)\A[ \t]*(?:(?:is|remains|would[ \t]+be|seems|looks)[ \t]+(?:the[ \t]+)?(?:correct|"
+                              r"right|answer|best|most[ \t]+likely|likeliest|diagnosis|one)\b"
+                              # hostile review of 2363cef: "So C, hepatocellular carcinoma, fits best", "That leaves C,
+                              # gallstone ileus, which fits the pneumobilia", "So A, surgery, is what I would do"
+                              r"|fits[ \t]+best\b|best[ \t]+fits\b|is[ \t]+favou?red\b"
+                              r"|(?:which|that)[ \t]+(?:fits|explains|matches|accounts[ \t]+for)\b"
+                              r"|is[ \t]+what[ \t]+I(?:'d|[ \t]+would)[ \t]+(?:do|choose|pick|recommend|"
+                              r"go[ \t]+with)\b)")
 
 
 def subject_of_clause(rest: str, lab: str, item: Item) -> bool:

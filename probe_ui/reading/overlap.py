@@ -149,8 +149,10 @@ REJECTED_AFTER = re.compile(
     r"spared|preserved|unaffected|uninvolved)"
     # the same review: "The left kidney is not dilated.": the mention as the subject of a denied finding, the clause
     # ending there (not "is not normal", which affirms it, nor "is not only dilated but ...")
+    # (nor a double negative: "is not unreasonable", "is not excluded", "is not optional")
     r"|(?:is|are|was|were)(?:[ \t]+not|n't)[ \t]+(?!(?:only|just|merely|normal|intact|unremarkable|clear|fine|ok|okay|"
-    r"spared|preserved|unaffected|uninvolved|entirely|completely|so|as|that|too|very|quite|the|an?)\b)[\w\-]+"
+    r"spared|preserved|unaffected|uninvolved|entirely|completely|so|as|that|too|very|quite|the|an?|excluded|optional|"
+    r"ruled|absent|missing|lacking|negative|(?:un|in|im|ir|il|non)[\w\-]+)\b)[\w\-]+"
     r"(?=[ \t]*(?:[.,;!\n]|\Z))"
     # batch 45: "The right femoral head has a smooth contour and normal density.": the mention said to have a normal
     # appearance, with no "but" after it in its sentence

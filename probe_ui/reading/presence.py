@@ -34,7 +34,7 @@ _ABSENT = re.compile(
 _PRESENCE_CONTRAST = re.compile(r"(?i)\bnot\s+(?:(?:in|on|at|within|from|involving)\s+)?(?:the\s+)?([^\W\d_][\w\-]*)")
 _QUESTION_STOP = KEYWORD_STOP | frozenset("given please yes does do any".split())
 _PRESENT = re.compile(r"(?i)\b(?:present|seen|visible|identified|detected|evident|noted|observed|demonstrated)\b"
-                      r"|\bthere\s+(?:is|are)\b(?!\s+(?:no|not|none|nothing)\b)|\bI\s+(?:can\s+)?see\b(?!\s+(?:no|none|nothing)\b)")
+                      r"|\bthere\s+(?:is|are)\b(?!\s+no\b)|\bI\s+(?:can\s+)?see\b(?!\s+no\b)")
 PRESENCE_UNSURE = re.compile(
     r"(?i)\b(?:whether|if|unclear|uncertain|unsure|sure|cannot|can't|unable|possibl[ey]|maybe|perhaps|may|might|"
     r"could|difficult)\b"

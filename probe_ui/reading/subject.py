@@ -600,9 +600,11 @@ _NORMAL_STATES = frozenset("normal intact patent open clear aligned symmetric sy
 
 
 # batch 37: "the two pieces of bone still line up well, no gap and no angle, so not displaced": a clause that is only a
-# conclusion's word and the predicate speaks of the question's subject
-_CONCLUDED_ALONE = re.compile(r"(?i)[\s,]*(?:so|thus|hence|therefore)[ \t]+(?:(?:not|non)[ \t\-]+)?"
+# conclusion's word and the denied predicate, in a short reply, speaks of the question's subject (not "The aortic knob
+# is prominent and unfolded, so enlarged.": hostile review of 2363cef)
+_CONCLUDED_ALONE = re.compile(r"(?i)[\s,]*(?:so|thus|hence|therefore)[ \t]+(?:not|non)[ \t\-]+"
                               r"[^\W\d_][\w\-]*[ \t]*[.!]?[ \t]*")
+_CONCLUDED_REPLY_WORDS = 30
 
 
 def answer_from_predicate(reply: str, question: str) -> str | None:
@@ -644,7 +646,8 @@ def answer_from_predicate(reply: str, question: str) -> str | None:
         """The clause names the question's subject ("heart"; "cardiac" for it), the reply is short, or the clause
         speaks of "it" in a reply that names no other organ or region ("I wouldn't call it cirrhotic")."""
         return short or bool(named_re.search(clause)) or (not other and bool(re.search(r"(?i)\bit\b", clause))) \
-            or (not other and _CONCLUDED_ALONE.fullmatch(clause) is not None)
+            or (not other and len(reply.split()) <= _CONCLUDED_REPLY_WORDS and _CONCLUDED_ALONE.fullmatch(clause)
+                is not None)
 
     said: set[str] = set()
     opposites = ANTONYMS.get(pred) or (() if pred in _NORMAL_STATES else _HEALTHY)

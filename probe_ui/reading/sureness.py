@@ -53,10 +53,11 @@ import bisect
 import functools
 import itertools
 import re
+from collections.abc import Callable
 
 from probe_ui.reading import lexicon, overlap
 from probe_ui.reading.cleaning import norm, pattern, phrase_regex
-from probe_ui.reading.closings import negative_clauses, only_absent_or_normal
+from probe_ui.reading.closings import negative_clauses, only_absent_or_normal, shows_predicate
 from probe_ui.reading.confidence import finding_odds
 from probe_ui.reading.declarations import last_declaration
 from probe_ui.reading.hedges import FOREIGN_HEDGE, HEDGE
@@ -71,7 +72,14 @@ from probe_ui.reading.structured import few_shot_layout, findings_per_option
 from probe_ui.reading.subject import answer_from_predicate, between_regions
 from probe_ui.reading.verdicts import REVISION, correction_spans, self_corrected
 from probe_ui.reading.weighing import is_truncated, named_in, runner_up_spans
-from probe_ui.reading.words import asked_terms, question_words, result_for_another_finding, stated_answers
+from probe_ui.reading.words import (
+    asked_terms,
+    only_of_others,
+    question_words,
+    result_for_another_finding,
+    set_aside_no,
+    stated_answers,
+)
 
 __all__ = ["REVERSAL", "SURE_METHODS", "doubts", "is_sure"]
 
@@ -452,10 +460,39 @@ def _answering_sentences(text: str, item: Item, method: str, label: str | None) 
             next((x for x in sentences if letter.search(x)), sentences[-1]))
     else:
         held = sentences[0] if method == "leading" else sentences[-1]
-    kept = [x for x in sentences if x is held or (item.kind != "yesno" and named_in(x, item))
-            or (asked and finding_stems(x) & asked) or _ANOTHER_EXPLANATION.search(x)
-            or (item.kind == "yesno" and re.match(r"(?i)[\W_]*(?:yes|no)\b", x))]
+
+    def answering(x: str) -> bool:
+        return (item.kind != "yesno" and bool(named_in(x, item))) or bool(asked and finding_stems(x) & asked) \
+            or (item.kind == "yesno" and re.match(r"(?i)[\W_]*(?:yes|no)\b", x) is not None)
+
+    kept = [x if x is held or _ANOTHER_EXPLANATION.search(x) else _answering_clauses(x, answering)
+            for x in sentences if x is held or answering(x) or _ANOTHER_EXPLANATION.search(x)]
     return "\n".join(kept)
+
+
+# where a sentence's clauses part: a mark, a dash, a bracket, or a word that opens a clause of its own
+_CLAUSE_MARK = re.compile(r"[,;:()\u2013\u2014]|\s-\s|\b(?=(?:which|while|whereas|but|although|though|given)\b)",
+                          re.IGNORECASE)
+#: a clause this short (a hedge word alone: "..., possibly.", "I think, ...") belongs to its neighbour
+_SHORT_CLAUSE = 3
+
+
+def _answering_clauses(sentence: str, answering: Callable[[str], bool]) -> str:
+    """The clauses of a sentence that name an answer or what is asked (batch 94: "... pancreatic head carcinoma or
+    distal cholangiocarcinoma; choledocholithiasis is less likely given the stone-free gallbladder", "enlarged
+    collateral vessels ..., which are likely varices", "(clear-cell type most likely)", "spontaneous passage is
+    likely": a hedge in another clause is about another thing). A clause of fewer than three words joins the one
+    before it (the one after, where it opens the sentence): "It fits pneumonia, possibly." hedges pneumonia."""
+    parts = [sentence[a:b] for a, b in itertools.pairwise(
+        [0, *(m.start() for m in _CLAUSE_MARK.finditer(sentence) if m.start()), len(sentence)])]
+    clauses: list[str] = []
+    for part in parts:
+        if clauses and (len(re.findall(r"[^\W\d_]+", part)) < _SHORT_CLAUSE
+                        or len(re.findall(r"[^\W\d_]+", clauses[-1])) < _SHORT_CLAUSE):
+            clauses[-1] += part
+        else:
+            clauses.append(part)
+    return " ".join(c for c in clauses if answering(c))
 
 
 # batch 75: the view of the person who pushed back, weighed in the reply's words ("I can see why you'd lean toward
@@ -818,11 +855,37 @@ def doubts(text: str, item: Item, method: str, label: str | None = None, *, refu
         found.append("odds")  # batch 69: "No. Confidence that a pleural effusion is present: 0.9."
     if method not in _DECLARED and result_for_another_finding(t, item, label):
         found.append("another finding")  # "Negative for pneumothorax." to "Is there a pleural effusion?"
+    if method == "leading" and item.aliases and label == item.aliases["nope"] and only_of_others(t, item):
+        found.append("another finding")  # "No extra-axial collection, no parenchymal bleed." to "... hemorrhage?"
+    elif method == "label_word" and item.aliases and label == item.aliases["yep"] and set_aside_no(t, item) \
+            and not _yes_names_the_question(t, item):
+        found.append("another finding")  # "No free air under the diaphragm. Yes, the film is erect."
+    elif method == "leading" and item.aliases and label == item.aliases["nope"] and _DENIED_FIRST.match(t) and (
+            _DENIED_THEN_BUT.match(t) or _another_side(t, item.question) or shows_predicate(t, item.question)):
+        # "No meniscus, but subpulmonic fluid elevates the right hemidiaphragm.", "No blunting on the left; ...", "No
+        # rotation. The fragments are overriding by 1 cm." (hostile review of 2363cef)
+        found.append("turns")
     if method == "label_word" and _word_about_another(t, item, label):
         found.append("another finding")  # "- No pleural effusions.\nYes, the film is adequately inspired ..."
     if method == "label_word" and _word_against_its_clause(t, item, label):
         found.append("contradiction")  # "Yes, I'm confident this liver is normal." to "Is the liver cirrhotic?"
     return found
+
+
+def _yes_names_the_question(text: str, item: Item) -> bool:
+    """Whether a yes of the reply goes on, in its sentence, to name a word of the question or what it asks ("IMPRESSION:
+    Yes — CT of the abdomen." to "Is this CT scan of the abdomen?", "so yes there is a pneumothorax")."""
+    terms = (*asked_terms(item.question), *question_words(item.question))
+    for word, lab in item.words:
+        if lab != item.aliases.get("yep"):
+            continue
+        for m in re.finditer(phrase_regex(word).pattern + r"[ \t]*[,;:\u2013\u2014\-]?[ \t]*((?:[^.;!?\n]|\.(?=\d))*)",
+                             text, re.IGNORECASE):
+            words = re.findall(r"[^\W\d_][\w\-']*", m.group(m.lastindex or 0))
+            if any(overlap.stem(w) in terms or any(w.casefold().startswith(t[:6]) for t in terms if len(t) >= 6)
+                   for w in words):
+                return True
+    return False
 
 
 def _word_against_its_clause(text: str, item: Item, label: str | None) -> bool:
@@ -839,6 +902,24 @@ def _word_against_its_clause(text: str, item: Item, label: str | None) -> bool:
             if said is not None and item.aliases["yep" if said == "yes" else "nope"] != label:
                 return True
     return False
+
+
+# a reply that opens by denying a noun phrase ("No meniscus", "No fracture of the scaphoid") and then turns ("but",
+# "however"): what it denies may be one sign or one place, and what it turns to may be the finding asked about (hostile
+# review of 2363cef)
+_DENIED_FIRST = re.compile(r"(?i)[\W_]*no[ \t]+(?!(?:it|it's|there|this|that|i|the|not|we|you|they|doubt|question|way|"
+                           r"sir|wait)\b)[^\W\d_]")
+_DENIED_THEN_BUT = re.compile(r"(?is).{0,400}?\b(?:but|however|although|though|yet|whereas)\b")
+_FIRST_CLAUSE = re.compile(r"[^.;,:!?\n\u2013\u2014]*")
+_SIDES = re.compile(r"(?i)(?<!-)\b(?:left|right|upper|lower|bilateral|contralateral)\b")
+
+
+def _another_side(text: str, question: str) -> bool:
+    """Whether the reply's first clause places what it denies on a side or level the question does not name ("No
+    blunting on the left; the right costophrenic angle is blunted ..." to "Is there a pleural effusion?")."""
+    clause = _FIRST_CLAUSE.match(text)
+    return clause is not None and any(m.group(0).casefold() not in question.casefold()
+                                      for m in _SIDES.finditer(clause.group(0)))
 
 
 # "Yes, the film is adequately inspired ...": what follows a yes/no word and a mark, to the end of its sentence

@@ -11,7 +11,7 @@ import itertools
 import re
 
 from probe_ui.reading import overlap, subject, synonyms
-from probe_ui.reading.cleaning import is_negated, norm, pattern, phrase_regex
+from probe_ui.reading.cleaning import is_negated, mask_spans, norm, pattern, phrase_regex
 from probe_ui.reading.item import CLAUSE_OPENERS, MARKED_OPENERS, Item
 from probe_ui.reading.presence import PRESENCE_QUESTION, another_finding, asked_finding, finding_stems
 
@@ -173,8 +173,6 @@ def leading_word(text: str, item: Item) -> str | None:
             # "Positive for pneumothorax." to "Is there a pleural effusion?" answers another question, as does
             # "Confirmed: pneumothorax, no effusion." (hostile review of batches 80-83)
             continue
-        if m and lab == item.aliases.get("nope") and _denies_another(t, item):
-            continue
         if m and re.match(follow, t[m.end():]):
             # "Yes and no", "Yes/No", and a list "Red, green, blue." / "Yes, no, maybe." (not "Yes, no other
             # lesions.": there "no" starts a phrase)
@@ -193,7 +191,7 @@ def leading_word(text: str, item: Item) -> str | None:
 # normal"): a "no" before any other word opens a noun phrase ("No ascites.")
 _AFTER_BARE_NO = frozenset("it it's its there there's this that i i'm i'd i've we you they he she the not wait way sir "
                            "definitely absolutely certainly clearly really sorry thanks thank because but and nope no "
-                           "yes".split())
+                           "yes dice chance".split())
 
 
 def _denies_another(text: str, item: Item) -> bool:
@@ -218,8 +216,8 @@ def _denies_another(text: str, item: Item) -> bool:
         # not English (the language pass's own "no" before words it left as they were: "no 显示肾脏", "no  ada
         # ayer dalam perot"; Sardinian "no bi at pneumotòrace"): left to the rules for other languages
         return False
-    if first in _NOT_THE_SAME:
-        return True
+    if first in _NOT_THE_SAME or {w.casefold() for w in words} & _COURSE:
+        return True  # "No further imaging", "No fracture healing is seen yet", "No change in the size of ..."
     # what the question asks (its finding, adjective, substance; "pleural" in "Is there a pleural effusion?" is where,
     # and "No visceral pleural line" denies another finding), or, where it asks none, any word of it ("No contrast
     # was given." to "Was this MRI acquired after gadolinium contrast?")
@@ -229,17 +227,21 @@ def _denies_another(text: str, item: Item) -> bool:
         terms = (*terms, overlap.stem(named))
     if any(_same_stem(overlap.stem(w), term) for w in words for term in terms):
         return False
-    phrase, q = " ".join(words).casefold(), item.question.casefold()
-    if any(finding in q and any(re.search(r"\b" + re.escape(sign) + r"\b", phrase) for sign in signs)
+    phrase, q = " ".join(words), item.question.casefold()
+    if any(finding in q and any(re.search(r"(?i)\b" + re.escape(sign) + r"\b", phrase) for sign in signs)
            for finding, signs in SIGNS_OF.items()):
         return False
-    return another_finding(phrase, set(terms))
+    return another_finding(phrase, set(terms))  # (as written: "No PTX" is pneumothorax)
 
 
 # a denied noun phrase's words, up to a verb or preposition after it ("No abnormality is evident", "No enlargement of
 # the heart")
 _DENIED_PHRASE = re.compile(r"[^\W\d_][\w\-']*")
 _EVIDENCE = frozenset("evidence sign signs feature features".split())
+# what a denied phrase says of a finding's course, not of whether it is there ("No pneumothorax resolution yet", "No
+# effusion drainage was attempted": hostile review of 2363cef)
+_COURSE = frozenset("change changes healing resolution drainage progression improvement regression growth "
+                    "treatment intervention".split())
 _PHRASE_ENDS = frozenset("is are was were be been seen noted identified present visible evident demonstrated detected "
                          "in on at within to from for of apart but".split())
 # where a "no" before a noun phrase denies what the phrase names: opening the reply, a sentence, a line or a list's
@@ -250,12 +252,36 @@ _DENYING_NO = re.compile(r"(?i)(?:\A|(?<=[.!?;:,\n(])|(?<=^[-*+])|\b(?:and|with|
 
 
 def denied_others(text: str, item: Item) -> list[tuple[int, int]]:
-    """Yes/no items: the spans of each "no" that opens a noun phrase denying another finding than the one asked
-    about (:func:`_denies_another`: "- No ascites." to "Is the liver cirrhotic?", "no wall thickening" to "Is this
-    an ultrasound image?"), for the caller to mask: the "no" is not the answer no."""
+    """Yes/no items: the spans of each "no" that opens a noun phrase the reader cannot tie to what the question asks
+    (:func:`_denies_another`: "- No ascites." to "Is the liver cirrhotic?", "no wall thickening" to "Is this an
+    ultrasound image?"): it may deny another finding, or the asked one in words the reader does not know ("No free
+    gas." to "Is there pneumoperitoneum?"), so a "no" read from it alone is a guess."""
     if item.kind != "yesno" or not item.question:
         return []
     return [m.span(1) for m in _DENYING_NO.finditer(text) if _denies_another(text[m.start(1):], item)]
+
+
+def set_aside_no(text: str, item: Item) -> bool:
+    """Yes/no items: whether the label-word rule read the reply's yes only because it set aside a "no" before a noun
+    phrase it cannot tie to what the question asks (:func:`denied_others`): "No free air under the diaphragm. Yes, the
+    film is erect." to "Is there pneumoperitoneum?" (hostile review of 2363cef)."""
+    others = denied_others(text, item)
+    if not others:
+        return False
+    nope, absences = item.aliases.get("nope"), described_absences(text, item)
+    return nope in label_words(mask_spans(text, absences), item) \
+        and nope not in label_words(mask_spans(text, [*absences, *others]), item)
+
+
+def only_of_others(text: str, item: Item) -> bool:
+    """Yes/no items: whether every "no" the reply says as a word denies something the reader cannot tie to what the
+    question asks (:func:`denied_others`; hostile reviews of batch 91's and 2363cef's rules): "- No ascites.\n...
+    \nNo further imaging is needed to call this cirrhosis." to "Is the liver cirrhotic?" is no sure no."""
+    spans = denied_others(text, item)
+    if not spans:
+        return False
+    nope, rest = item.aliases.get("nope"), mask_spans(text, spans)
+    return nope not in label_words(rest, item) and leading_word(rest, item) != nope
 
 
 # batch 14: what a "no" concedes at once ("not really, maybe a little"): some of what it denied, a hedge

@@ -64,6 +64,7 @@ DOUBTS = {"refusal": "it declines", "reversal": "it changes its answer", "hedge"
           "kept two": "it says it keeps two different answers",
           "another finding": "it gives a result for a finding the question does not name",
           "undecided": "it weighs two answers and says it cannot choose between them",
+          "turns": "it denies one thing, then turns ('but ...') to what it does see",
           "other words": "it opens with the letter, then describes another option",
           "lettered names": "the options' own names hold letters (Stanford type A, hepatitis B), and so does the reply"}
 
