@@ -10899,13 +10899,13 @@ def test_someone_elses_answer_restated_with_its_text_is_theirs() -> None:
     assert answer.choice is None
 
 
-def test_an_answer_weighed_against_another_and_left_undecided_is_not_sure() -> None:
-    # batch 95: no decline (two answers weighed), but the reply cannot choose: its first answer is a guess
+def test_an_answer_weighed_against_another_and_left_undecided_is_withdrawn() -> None:
+    # batch 95: no decline (two answers weighed), and the reply cannot choose now: its first answer is withdrawn
     answer = extract("**A. Stable.** Although, comparing with the prior more carefully, the sac may have grown by a "
                      "few millimetres, which would make it aggravating. I can't say which with confidence now.",
                      "choice", ("A", "B"), ("Showing a stable pseudoaneurysm", "Showing an aggravating pseudoaneurysm"),
                      question="Is the pseudoaneurysm in this image stable or aggravating?")
-    assert (answer.choice, answer.sure, answer.refusal) == ("A", False, False)
+    assert (answer.choice, answer.sure, answer.refusal) == (None, False, False)
 
 
 def test_japanese_correct_orientation_is_correct() -> None:
@@ -10915,3 +10915,70 @@ def test_japanese_correct_orientation_is_correct() -> None:
     answer = extract(reply, "label", ("correct", "upside down"),
                      question="Is this knee radiograph displayed in the correct orientation or upside down?")
     assert answer.choice == "correct"
+
+
+# held-out batch 94 (long replies): declarations, restatements and lists of its own shapes
+PANC94 = ("Pseudocyst", "None of the above", "Ductal adenocarcinoma", "IPMN")
+DR94 = ("Non-proliferative diabetic retinopathy", "Proliferative diabetic retinopathy", "Hypertensive retinopathy",
+        "Central retinal vein occlusion", "AMD")
+SKIN94 = ("Herpes zoster", "Impetigo", "Contact dermatitis", "Cellulitis", "Tinea corporis")
+PHASE94 = ("Arterial phase", "Portal venous phase")
+
+
+@pytest.mark.parametrize("reply, options, question, choice", [
+    ("The answer I'd give is **B, none of the above**.", PANC94, "What is the lesion in the pancreatic head?", "B"),
+    ("Given 15 years of type 2 diabetes and these findings, the diagnosis is **B, proliferative diabetic "
+     "retinopathy** — in fact high-risk PDR.", DR94, "What is the diagnosis?", "B"),
+    # near miss: no letter after "the diagnosis is"
+    ("The diagnosis is a matter for the treating team.", DR94, "What is the diagnosis?", None),
+    ("This looks like shingles to me. That distribution and appearance don't fit impetigo (honey-coloured crusts), "
+     "contact dermatitis (follows the area of contact), cellulitis (diffuse red swelling) or tinea corporis (a scaly "
+     "ring).", SKIN94, "What is the most likely diagnosis of this rash?", "A"),
+    # a list broken by a clause of the reply's own is no list of what it sets aside
+    ("That doesn't fit impetigo, it's herpes zoster or maybe cellulitis.", SKIN94,
+     "What is the most likely diagnosis of this rash?", None),
+])
+def test_declarations_and_set_aside_lists_of_batch_94(reply: str, options: tuple[str, ...], question: str,
+                                                      choice: str | None) -> None:
+    answer = extract(reply, "choice", ("A", "B", "C", "D", "E")[:len(options)], options, question=question)
+    assert answer.choice == choice or (choice is None and not answer.sure), answer
+
+
+def test_an_option_supposed_after_would_is_not_the_answer() -> None:
+    # batch 94: "they'd still be dark in an arterial phase" weighs the option the reply denies in its first line
+    answer = extract("This isn't an arterial-phase image. The hepatic veins are filled with contrast as well — they'd "
+                     "still be dark in an arterial phase.", "choice", ("A", "B"), PHASE94,
+                     question="Was this image acquired in the arterial or the portal venous phase?")
+    assert answer.choice != "A", answer
+
+
+@pytest.mark.parametrize("reply, choice", [
+    ("No, the liver does not appear cirrhotic.", "no"),
+    ("No, the liver doesn't look cirrhotic.", "no"),
+    ("Yes, the liver does appear cirrhotic.", "yes"),
+])
+def test_does_not_appear_denies_as_is_not_does(reply: str, choice: str | None) -> None:
+    answer = extract(reply, "yesno", ("yes", "no"), question="Is the liver cirrhotic? (please answer yes/no)")
+    assert answer.choice == choice or (choice is None and not answer.sure), answer
+
+
+def test_nay_is_no() -> None:
+    answer = extract("Nay, the boon is nat broken.", "yesno", ("yes", "no"),
+                     question="Is there a fracture in this radiograph? (please answer yes/no)")
+    assert (answer.choice, answer.sure) == ("no", True)
+
+
+@pytest.mark.parametrize("reply", [
+    "I'm going to hold back from labelling this patient as male or female, and I want to explain why.",
+    "The image is quite compressed, so I'm not fully confident, but the opacity appears limited to the left lung base.",
+    "The image is heavily cropped: only a narrow strip of the chest is included. That removes the most reliable "
+    "landmarks, so this assessment is tentative.\n\nThe visible landmarks are arranged as on a normal film: correct.",
+])
+def test_declines_and_blamed_images_of_batches_94_95(reply: str) -> None:
+    assert is_refusal(reply)
+
+
+def test_a_blamed_image_in_another_paragraph_is_no_decline() -> None:
+    # the qualifier must follow in the same paragraph as the fault
+    assert not is_refusal("The image is heavily cropped at the top.\n\nThe heart is normal in size, so this answer "
+                          "is tentative only in the sense that a lateral view would add detail.")

@@ -306,6 +306,7 @@ from probe_ui.reading.weighing import (
     closing_left_open,
     conditional_answers,
     cut_after_modifier,
+    denied_lists,
     dismissed_entries,
     entertained_labels,
     features_of_both,
@@ -1184,6 +1185,11 @@ _LEFT_UNCLEAR = re.compile(r"(?i)\b(?:it\s+is|it's|it\s+remains)\s+(?:still\s+)?
 _LEFT_BETWEEN = re.compile(r"(?i)\bi\s+(?:honestly\s+|really\s+|still\s+)?(?:can't|cannot|can\s+not|cant)\s+tell"
                            r"(?:\s+from\s+(?:this|here|the\s+(?:image|film|scan))|\s+now)?\s+whether\s+"
                            r"(?:it's|it\s+is|this\s+is|they're|they\s+are)\s+[^.;!?\n]{1,40}?\s+or\s+(?!not\b)\w"
+                           # batch 95: "... the sac may have grown ..., which would make it aggravating. I can't say
+                           # which with confidence now."
+                           r"|\bi\s+(?:honestly\s+|really\s+)?(?:can't|cannot|can\s+not|cant)\s+(?:honestly\s+)?say\s+which"
+                           r"(?:\s+(?:it\s+is|one\s+it\s+is))?(?:\s+with\s+(?:any\s+)?confidence|\s+for\s+(?:sure|certain))?"
+                           r"\s+now\b"
                            r"|" + WEIGHED_BY_NAME)
 
 
@@ -1609,7 +1615,7 @@ def _read_choice(clean: str, item: Item, decl: Found, out_of_range: bool, refusa
     judged = mask_spans(masked, [*(m.span() for m in JUDGEMENT.finditer(masked)), *spared,
                                  *unexcluded_spans(masked), *textbook_remarks(masked, item),
                                  *hypothetical_cases(masked, item), *dismissed_entries(masked, item),
-                                 *recommended_tests(masked)])
+                                 *recommended_tests(masked), *denied_lists(masked)])
     citem = canonical_item(item.kind, item.labels, item.options, item.question)
     canon = synonyms.canonical(judged, citem.narrow)
     how = "synonym" if canon != judged or citem.option_map != item.option_map else ""

@@ -33,6 +33,8 @@ _DECL_PREFIX = re.compile(
     r"\b(?:bottom\s+line|answer\s+first|short\s+answer|tl;\s*dr|most\s+likely|likeliest|conclusion"
     # batch 88: "**Best fit: C. Seborrheic keratosis**", "**Most consistent with: A. Psoriasis**" heading a long reply
     r"|best\s+(?:fit|match)|most\s+(?:consistent|compatible)\s+with)\W{0,3}:|"
+    # batch 94: "The answer I'd give is **B, none of the above**." (before "answer" alone)
+    r"\banswer\s+I(?:'d|\s+would)\s+(?:give|pick|choose|go\s+with)\s+is\b|"
     r"\banswer\s*(?:is|would\s+be|should\s+be|will\s+be|must\s+be|has\s+to\s+be|appears\s+to\s+be|"
     # batch 22: an arrow for the colon ("Analysis: ... Answer \u2192 C", "Answer -> C")
     r"seems\s+to\s+be|here\s+is|choice\s+is|option\s+is|letter\s+is)?\s*(?:[-=]>|[\u2192\u21d2\u27a1\u2794]|[:=]|"
@@ -50,6 +52,10 @@ _DECL_PREFIX = re.compile(
     # batch 91: "..., so I'm fairly confident in D." (a capital letter after it: not "confident in my reading")
     r"|\bI(?:'m|\s+am)\s+(?:(?:fairly|quite|very|reasonably|pretty)\s+)?confident\s+in\b"
     r"(?=[ \t*_]*(?:option[ \t]+)?\(?(?-i:[A-Z])\b)"
+    # batch 94: "Given ... these findings, the diagnosis is **B, proliferative diabetic retinopathy**" (a capital letter
+    # after it, then a mark: not "the diagnosis is an abscess")
+    r"|\b(?:the|my)\s+diagnosis\s+(?:is|would\s+be)\b(?=[ \t*_]*(?:option[ \t]+)?\(?(?-i:[A-Z])\b[)*_]*[ \t]*"
+    r"(?:[,.;:!\u2014\u2013]|\s-\s|\Z))"
     # batch 91: "I'd record A, mid trachea above the carina." (a capital letter after it: not "I'd record the CTR")
     r"|\bI(?:\s+would|\s+will|'d|'ll)\s+record\b(?=[ \t*_]*(?:option[ \t]+)?\(?(?-i:[A-Z])\b[)*_]*[ \t]*"
     r"(?:[,.;:!\u2014\u2013]|\s-\s|\Z))"

@@ -92,6 +92,9 @@ _YESNO_OPENING = {"affirmative": "yes", "negative": "no", "not really": "no", "n
                   # "Happily not. I traced the pleural margins ..." (clauses: not "Happily not all ...")
                   "not by any stretch": "no", "happily not": "no", "thankfully not": "no", "fortunately not": "no",
                   "luckily not": "no",
+                  # batches 94-95: the archaic "Nay, ther is no brekynge of the boon", "Nay, the boon is nat broken."
+                  # (Middle English; a clause: not "nay, worse")
+                  "nay": "no",
 }
 # openers that are a whole clause, read only when a mark or the end follows them ("Looks like it - ...", not "Looks
 # like it is a CT", which says what it looks like)
@@ -106,7 +109,7 @@ CLAUSE_OPENERS = frozenset({"looks like it", "looks that way", "seems like it", 
                             "sure seems like it", "far from it", "very much so", "by a mile", "not by a mile",
                             "that it is", "it certainly was", "it definitely was", "it absolutely was", "confirmed",
                             "sure was", "it sure was", "sure did", "it sure did", "not by any stretch", "happily not",
-                            "thankfully not", "fortunately not", "luckily not"})
+                            "thankfully not", "fortunately not", "luckily not", "nay"})
 # a lone "Y" or "N" is yes or no, but only as the whole reply
 # batch 68: clinicians' shorthand, "Neg." (negative) and "Pos." (positive), likewise; and each of them also opens a
 # reply before a mark and its reason ("Y. CSF bright.", "Neg. Abdo CT.": :data:`MARKED_OPENERS`)

@@ -56,6 +56,9 @@ _QUALIFIES = (r"(?:(?:take|treat|read|consider)\s+(?:this|that|it|my\s+(?:answer
               # batch 19: "so this is tentative", "low confidence: red"
               r"|(?:so\s+)?(?:this|that|it|my\s+(?:answer|reading|call|impression))\s+(?:is|will\s+be|must\s+be)\s+"
               r"(?:only\s+|just\s+|somewhat\s+|rather\s+|very\s+)?(?:tentative|provisional)"
+              # batch 94: "... so this assessment is tentative"; batch 95: "..., so I'm not fully confident, but"
+              r"|(?:so\s+)?this\s+(?:assessment|answer|reading)\s+is\s+(?:only\s+|somewhat\s+)?(?:tentative|provisional)"
+              r"|(?:i'm|i\s+am)\s+not\s+(?:fully|entirely|completely|totally)\s+(?:confident|sure|certain)"
               r"|(?:very\s+|rather\s+|quite\s+)?(?:low|limited)[\s\-]confidence"
               # batch 20: "so treat this cautiously", "which limits my confidence"
               r"|(?:take|treat|read|consider)\s+(?:this|that|it|my\s+(?:answer|reading))\s+(?:cautiously|guardedly|"
@@ -297,6 +300,9 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
                 r"weigh\s+in|comment|judge|opine|offer|give|provide|make|venture|hazard|render|"
                 # batch 41: "I'd rather not infer the patient's sex from this radiograph — ..."
                 r"infer|estimate|determine|assign)\b"
+                # batch 94: "I'm going to hold back from labelling this patient as male or female, ..."
+                r"|\bi(?:'m|\s+am)\s+going\s+to\s+hold\s+back\s+from\s+(?:labell?ing|answering|guessing|saying|"
+                r"choosing|picking|calling|naming|assigning|inferring)\b"
                 # batch 16: "I'm not going to guess whether this is a man or a woman from a radiograph"
                 r"|\b(?:i'm|i\s+am)\s+not\s+going\s+to\s+(?:guess|speculate|answer|venture|commit|offer|give|"
                 r"provide|make|hazard|diagnose|judge|pick|choose"
@@ -601,6 +607,11 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
      # seen. If forced to choose, malignant (B).")
      r"|\b" + _FRAME + r"s?\s+(?:is|was|are|looks|seems|appears)\s+[^.;!?\n]{0,40}?\b" + _FAULT + r"\b[^!?\n]{0,80}?"
      r"\b" + _FORCED + r"\b"
+     # batch 94: the image blamed, what it lacks said, then the answer qualified in a later sentence of the same
+     # paragraph ("The image is heavily cropped: only a narrow horizontal strip ... That removes the most reliable
+     # landmarks for judging orientation, so this assessment is tentative.")
+     r"|\b" + _FRAME + r"s?\s+(?:is|was)\s+(?:heavily\s+|badly\s+|severely\s+)?" + _FAULT
+     + r"\b(?:(?!\n[ \t]*\n)[^?!]){0,300}?\b" + _QUALIFIES + r"\b"
      # batch 84: the image blamed, then what it shows said hard to see ("the image is very blurry and it is hard to
      # see the details, but ...")
      r"|\b" + _FRAME + r"s?\s+(?:is|was|are|looks|seems|appears)\s+[^.;!?\n]{0,40}?\b" + _FAULT

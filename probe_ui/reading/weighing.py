@@ -364,6 +364,13 @@ def hypothetical_cases(text: str, item: Item) -> list[tuple[int, int]]:
     names that option only to weigh it; only where the rest of the reply says something of its own."""
     spans = _sentences_of_options(text, item, r"in\s+(?:an?\s+|the\s+)?",
                                   r"\b[^.!?\n]*\b(?:would|could|can|typically|usually|tends?\s+to)\b[^.!?\n]*")
+    # batch 94: the same said the other way round ("the hepatic veins are filled with contrast as well — they'd still
+    # be dark in an arterial phase")
+    if "would" in text or "'d" in text:
+        spans += [m.span() for opt, _ in item.option_map if len(opt) >= 3 and not _PLACE_OPTION.match(opt)
+                  for m in re.finditer(r"(?i)(?:\bwould|'d)\s+(?:still\s+|typically\s+|usually\s+)?(?:be|look|appear|"
+                                       r"show|have|enhance|remain)\b[^.!?\n;:\u2014]{0,80}?\bin\s+(?:an?\s+|the\s+)?"
+                                       + r"[ \t\-]+".join(map(re.escape, opt.split())) + r"\b", text)]
     return spans if spans and len(re.findall(r"[^\W\d_]+", mask_spans(text, spans))) >= 3 else []
 
 
@@ -476,6 +483,23 @@ def dismissed_entries(text: str, item: Item) -> list[tuple[int, int]]:
             if lexicon.dismissed(said):
                 spans.append(m.span())
     return spans
+
+
+# batch 94: what the findings "don't fit", listed ("That distribution and appearance don't fit impetigo (honey-coloured
+# crusts), contact dermatitis (...), cellulitis (...) or tinea corporis (a scaly ring)."): each entry of the list is set
+# aside, to the end of its sentence, where the list closes with "or", "nor" or "and" and no clause of the reply's own
+# breaks in ("... don't fit impetigo, it's herpes zoster")
+_DENIED_LIST = re.compile(r"(?i)\b(?:don't|doesn't|do\s+not|does\s+not|wouldn't|would\s+not|can't|cannot|isn't|"
+                          r"is\s+not|aren't|are\s+not)\s+(?:fit|suit|match|explain|support|look\s+like|consistent\s+with|"
+                          r"typical\s+(?:of|for))\s+([^.;!?\n]{1,400}?\b(?:or|nor|and)\b[^.;!?\n]{1,200})")
+_OWN_CLAUSE = re.compile(r"(?i)\b(?:it's|it\s+is|this\s+is|that's|but|rather|instead|i\s+(?:think|favou?r|would))\b")
+
+
+def denied_lists(text: str) -> list[tuple[int, int]]:
+    """The spans of a list of what the findings are said not to fit (:data:`_DENIED_LIST`)."""
+    if "n't" not in text and " not " not in text:
+        return []
+    return [m.span(1) for m in _DENIED_LIST.finditer(text) if not _OWN_CLAUSE.search(m.group(1))]
 
 
 # batch 92: a test recommended for a place the options name ("MRI of both hips is recommended for further evaluation.",

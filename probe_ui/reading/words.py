@@ -322,6 +322,11 @@ def _doubted(clause: str, at: int) -> bool:
 _DOUBT_OPENS = re.compile(r"(?i)[\W_]*(?:(?:yes|no)\b[\W_]*)?(?:i[ \t]+)?")
 
 
+# the verb that says what the subject is, with its denial ("is not", "isn't", and batch 94's "does not appear")
+_COPULA = (r"(?i)(?:\b(?P<aux>(?:does|do|did)(?:\s+not|n't))\s+)?\b(?:is|are|was|were|looks?|appears?|seems?)"
+           r"(?P<neg>\s+not|n't)?\s+")
+
+
 def restated_answer(text: str, item: Item) -> tuple[str, bool] | None:
     """Yes/no items: the answer the reply's first clause (after its opening yes/no word) states with the opposite of
     the question's word ("this scan is not normal" to "Does it show any abnormality?" is yes; "it is normal" is no;
@@ -340,20 +345,18 @@ def restated_answer(text: str, item: Item) -> tuple[str, bool] | None:
                                                                      for o in opposites):
             continue
         for o in opposites:
-            for m in pattern(r"(?i)\b(?:is|are|was|were|looks?|appears?|seems?)(?P<neg>\s+not|n't)?\s+"
-                             r"(?:(?:entirely|completely|totally|quite|perfectly)\s+)?" + re.escape(o) + r"\b"
-                             ).finditer(first):
-                neg = bool(m.group("neg")) != _doubted(first, m.start())
+            for m in pattern(_COPULA + r"(?:(?:entirely|completely|totally|quite|perfectly)\s+)?" + re.escape(o)
+                             + r"\b").finditer(first):
+                neg = bool(m.group("neg") or m.group("aux")) != _doubted(first, m.start())
                 said.add(("yes" if neg else "no", neg))
     said |= _finding_stated(first, q, after_word=first is not clauses[0])
     # the question's own word, said or denied (batch 13): "yes, the fracture is not displaced" to "Is the fracture
     # displaced?" states no after its yes
     predicate = _PREDICATE_QUESTION.match(item.question)
     if predicate is not None:
-        for m in pattern(r"(?i)\b(?:is|are|was|were|looks?|appears?|seems?)(?P<neg>\s+not|n't)?\s+"
-                         r"(?:(?:entirely|completely|totally|quite|at\s+all)\s+)?" + re.escape(predicate.group(1))
-                         + r"\b").finditer(first):
-            neg = bool(m.group("neg")) != _doubted(first, m.start())
+        for m in pattern(_COPULA + r"(?:(?:entirely|completely|totally|quite|at\s+all)\s+)?"
+                         + re.escape(predicate.group(1)) + r"\b").finditer(first):
+            neg = bool(m.group("neg") or m.group("aux")) != _doubted(first, m.start())
             said.add(("no" if neg else "yes", neg))
     if len({answer for answer, _ in said}) != 1:
         return None
