@@ -286,6 +286,11 @@ BATCH_NOTES = {
         "Chiac; measured held out once, blind (94.8 % intended, 79.5 % sure and right, 2 sure over-reads), then fixed",
     93: "an ordinary week on a department server, all five models; Libyan, Sanaani and Najdi Arabic, Shetland dialect; "
         "measured held out once, blind (96.2 % intended, 88.6 % sure and right, no sure error), then fixed",
+    94: "long replies a fourth time (159 of 240 over 150 words); Interslavic, Lingua Franca Nova, Occidental, Middle "
+        "English; measured held out once, blind (94.8 % intended, 76.2 % sure and right, 1 sure error), then fixed",
+    95: "an ordinary week on a department server, all five models; Old French, Lingua Franca Nova, Middle English, "
+        "Chinook Jargon; measured held out once, blind (98.1 % intended, 90.0 % sure and right, 2 sure over-reads), "
+        "then fixed",
 }
 
 
