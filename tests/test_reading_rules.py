@@ -10982,3 +10982,87 @@ def test_a_blamed_image_in_another_paragraph_is_no_decline() -> None:
     # the qualifier must follow in the same paragraph as the fault
     assert not is_refusal("The image is heavily cropped at the top.\n\nThe heart is normal in size, so this answer "
                           "is tentative only in the sense that a lateral view would add detail.")
+
+
+# hostile review of 7a0dcec and 328c64d (/tmp/review98) and held-out batches 96-97: near misses of this session's later
+# rules, never read sure and wrong (meant: what a careful clinician records; None where the reply names no answer)
+YN = ("yes", "no")
+HYDRO_Q = "Which kidney shows hydronephrosis?"
+_REVIEW_98 = [
+    ("There is not a pneumothorax.", "yesno", YN, (), "Is there a pneumothorax?", "no"),
+    ("There is not any free fluid in the pelvis.", "yesno", YN, (), "Is there free fluid?", "no"),
+    ("There is nothing subtle about the fracture through the radial neck.", "yesno", YN, (), "Is there a fracture?",
+     "yes"),
+    ("No chance to compare with a prior film. The right lung edge is visible with no markings beyond it.", "yesno",
+     YN, (), "Is there a pneumothorax?", "yes"),
+    ("No chance this is normal: the heart is clearly enlarged.", "yesno", YN, (), "Is the heart enlarged?", "yes"),
+    ("Nay, worse: the fracture is comminuted and widely displaced.", "yesno", YN, (), "Is the fracture displaced?",
+     "yes"),
+    ("No, the heart did not appear enlarged on the prior film; it is enlarged now.", "yesno", YN, (),
+     "Is the heart enlarged?", None),
+    ("No cortical step. A lucent line crosses the distal radius.", "yesno", YN, (), "Is there a fracture?", "yes"),
+    ("No pneumothorax at the apex. There is a deep sulcus sign at the right costophrenic angle.", "yesno", YN, (),
+     "Is there a pneumothorax?", "yes"),
+    ("No fracture of the femoral neck. The intertrochanteric line is disrupted.", "yesno", YN, (),
+     "Is there a fracture?", "yes"),
+    ("It doesn't look cirrhotic. Yes, I'm sure.", "yesno", YN, (), "Is the liver cirrhotic?", "no"),
+    ("The right upper lobe is not involved. The consolidation sits against the right heart border.", "choice",
+     ("A", "B"), ("Right upper lobe", "Right middle lobe"), "Where is the consolidation?", "B"),
+    ("Hemangioma is not excluded.", "choice", ("A", "B", "C"), ("Simple cyst", "Hemangioma", "Abscess"),
+     "What is the most likely diagnosis of this liver lesion?", None),
+    ("These vesicles don't look like impetigo and are classic for herpes zoster in a dermatome. Cellulitis was my "
+     "first thought from the redness.", "choice", ("A", "B", "C", "D"),
+     ("Herpes zoster", "Impetigo", "Contact dermatitis", "Cellulitis"),
+     "What is the most likely diagnosis of this rash?", "A"),
+    ("Adhesions are the commonest cause overall, but the bowel would look exactly like this in an incarcerated "
+     "inguinal hernia, and the groin loop confirms it.", "choice", ("A", "B"),
+     ("Adhesions", "Incarcerated inguinal hernia"), "What is the most likely cause of this small-bowel obstruction?",
+     "B"),
+    ("Follow-up imaging shows collapse of the femoral head, which fits avascular necrosis. Septic arthritis remains in "
+     "the differential.", "choice", ("A", "B"), ("Avascular necrosis", "Septic arthritis"),
+     "What is the most likely diagnosis?", "A"),
+    ("Normal appendix is not in keeping. The appendix is 11 mm with periappendiceal fat stranding.", "choice",
+     ("A", "B"), ("Normal appendix", "Acute appendicitis"), "What does the appendix show?", "B"),
+    ("This nodule is not cystic: it shows internal echoes throughout and internal blood flow, neither of which a "
+     "fluid-filled cyst would have.", "choice", ("A", "B"), ("The nodule is solid", "The nodule is cystic"),
+     "Is the thyroid nodule in this image solid or cystic?", "A"),
+    ("It isn't the left kidney. The one on the other side is dilated. The left kidney's normal appearance matters "
+     "for renal function.", "choice", ("A", "B"), ("The left kidney", "The right kidney"), HYDRO_Q, "B"),
+    ("I'm afraid so — there's a visible pleural line at the right apex with no lung markings beyond it.", "choice",
+     ("A", "B"), ("No", "Yes"), "Is there a pneumothorax?", "B"),
+    ("I can clearly see both lower wisdom teeth; the upper region is too blurred to say whether the upper ones are "
+     "there.", "choice", ("A", "B", "C", "D"), ("0", "2", "3", "4"),
+     "How many wisdom teeth can be seen in this X-ray image?", None),
+    ("there is a patchy white opacity in the lower lung zone next to the heart.", "yesno", YN, (),
+     "Is there consolidation in the right lower lobe?", None),
+    ("The physician chose B, bilateral and bibasilar. Could you tell me whether a lateral view is available?",
+     "choice", ("A", "B"), ("left basilar area", "bilateral and bibasilar"),
+     "Where in the image is the lung opacity located?", None),
+    ("아이다, 이거는 MRI 아이고 CT다.", "yesno", YN, (), "Is this an MRI?", "no"),
+]
+
+
+@pytest.mark.parametrize("reply, kind, labels, options, question, meant", _REVIEW_98)
+def test_near_misses_of_the_later_rules_of_this_session_are_never_sure_and_wrong(
+        reply: str, kind: str, labels: tuple[str, ...], options: tuple[str, ...], question: str,
+        meant: str | None) -> None:
+    answer = extract(reply, kind, labels, options, question=question)
+    assert not (answer.sure and answer.choice != meant), answer
+
+
+@pytest.mark.parametrize("reply, kind, labels, options, question, meant", [
+    ("아이다, 이거는 MRI 아이고 CT다.", "yesno", YN, (), "Is this an MRI?", "no"),
+    ("Пожилой возраст: выраженный остеопороз, дегенеративные изменения позвоночника.", "label",
+     ("child", "adult", "elderly"), (), "Is this patient a child, an adult or elderly?", "elderly"),
+    ("I'm afraid so — there's a visible pleural line at the right apex with no lung markings beyond it.", "choice",
+     ("A", "B"), ("No", "Yes"), "Is there a pneumothorax?", "B"),
+])
+def test_words_and_openers_of_batches_96_97(reply: str, kind: str, labels: tuple[str, ...],
+                                            options: tuple[str, ...], question: str, meant: str) -> None:
+    answer = extract(reply, kind, labels, options, question=question)
+    assert (answer.choice, answer.sure) == (meant, True), answer
+
+
+def test_hard_to_judge_because_the_image_is_cropped_is_a_decline() -> None:
+    assert is_refusal("This is hard to judge because the image has been cropped to a narrow horizontal strip through "
+                      "the mid-chest. So, with low confidence, I'd say the orientation is correct.")

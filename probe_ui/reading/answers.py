@@ -1189,7 +1189,7 @@ _LEFT_BETWEEN = re.compile(r"(?i)\bi\s+(?:honestly\s+|really\s+|still\s+)?(?:can
                            # which with confidence now."
                            r"|\bi\s+(?:honestly\s+|really\s+)?(?:can't|cannot|can\s+not|cant)\s+(?:honestly\s+)?say\s+which"
                            r"(?:\s+(?:it\s+is|one\s+it\s+is))?(?:\s+with\s+(?:any\s+)?confidence|\s+for\s+(?:sure|certain))?"
-                           r"\s+now\b"
+                           r"\s+now[ \t]*(?:[.!]|\Z)"
                            r"|" + WEIGHED_BY_NAME)
 
 
@@ -1894,7 +1894,24 @@ def _closing_verdict(text: str, item: Item, refusal: bool, suggested: str | None
     found, how = _read(verdict, item, refusal, suggested, corrections=False)
     if found is None or how in ("ambiguous", "truncated"):
         return None
+    if arrow is None and cue is None and _remark_on(verdict, found, item):
+        return None  # "... which fits avascular necrosis. Septic arthritis remains in the differential."
     return found, max(0, text.rfind(last)), arrow is None and cue is None
+
+
+# what a short closing sentence says of its option when it remarks on it rather than names it as the verdict
+_REMARK_WORDS = frozenset("remains remain need needs needed require requires required risk risks causes cause would "
+                          "could can may might should typically usually tends tend premature unnecessary unwarranted "
+                          "differential considered consider wait waits later first crossed mind briefly rare "
+                          "uncommon".split())
+
+
+def _remark_on(sentence: str, label: str, item: Item) -> bool:
+    """Whether a short closing sentence says something of its option rather than name it as the verdict ("Septic
+    arthritis remains in the differential.", "Adhesions need prior surgery.", "Observation risks perforation.",
+    "Surgery is premature.": hostile reviews of batch 93's and 2363cef's rules)."""
+    own = {w for opt, lb in item.option_map if lb == label for w in norm(opt).split()}
+    return any(w in _REMARK_WORDS and w not in own for w in re.findall(r"[^\W\d_]+", norm(sentence)))
 
 
 

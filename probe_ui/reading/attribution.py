@@ -123,6 +123,9 @@ _APPOSITIVE = re.compile(r"(?:,[ \t]*(?:(?:the|an?)[ \t]+)?[^\W\d_][\w\-']*(?:[ 
                          r"[ \t]*(?:\([^()\n]{1,40}\))?){1,3}(?=[ \t]*(?:[.;!?\n]|\Z))")
 _APPOSITIVE_STOP = re.compile(r"(?i)\b(?:but|however|whereas|while|although|though|which|yet|is|are|was|were|i|"
                               r"i'd|i'm|my|not|no|so|and|or)\b")
+_APPOSITIVE_STOP_SHORT = re.compile(r"(?i)\b(?:but|however|whereas|while|although|though|which|yet|is|are|was|were|i|"
+                                    r"i'd|i'm|my|not|no|so)\b")
+_SHORT_APPOSITIVE = 5
 
 
 # the text of someone else's answer after its letter, a few words of its own ("The physician's answer is A.
@@ -154,8 +157,11 @@ def attributed_mentions(text: str) -> list[tuple[int, int]]:
             turn = _TURN.search(text, v.start(), v.end())
             end = turn.start() if turn is not None else v.end()
             more = _APPOSITIVE.match(text, end) if turn is None else None
-            if more is not None and not _APPOSITIVE_STOP.search(more.group(0)):
-                end = more.end()  # "The physician selected option A, adhesions.": the restatement is theirs
+            if more is not None and not (_APPOSITIVE_STOP if len(more.group(0).split()) > _SHORT_APPOSITIVE
+                                         else _APPOSITIVE_STOP_SHORT).search(more.group(0)):
+                # "The physician selected option A, adhesions.": the restatement is theirs (batch 96: a short one may
+                # join two words, "The physician chose B, bilateral and bibasilar.")
+                end = more.end()
             found.append((v.start(), end))
     for m_start, m_end in found:
         start = max((x.end() for x in SENTENCE_END.finditer(text, max(0, m_start - 120), m_start)), default=0)

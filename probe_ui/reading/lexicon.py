@@ -150,6 +150,8 @@ _IDIOMS = re.compile(
     # hostile review of 2363cef: "There is no mistaking the fracture line", "I see no way this is anything but free
     # fluid" (each says the finding is there)
     r"|\bno\s+mistaking\b|\bno\s+way\s+(?:this|that|it)(?:'s|\s+is|\s+could\s+be)\s+anything\s+(?:but|other\s+than)\b"
+    # "There is nothing subtle about the fracture", "I see nothing but fluid in the pelvis" (the finding is there)
+    r"|\bnothing\s+(?:subtle|ambiguous|equivocal|uncertain|doubtful)\s+about\b|\bnothing\s+but\b"
 )
 _NOT_ONLY = re.compile(r"(?i)\bnot\s+only\s+(is|are)\s+there\b")
 # idioms that say a finding is plainly there ("Can't miss it - a large effusion", "No mistaking it"): read as
@@ -610,6 +612,8 @@ YES_NO: dict[str, tuple[str, ...]] = {
     # batch 88: Jeju "아니우다." (no, it is not)
     "no": ("non", "nein", "não", "nao", "否", "不是", "不对", "没有", "不", "无", "错", "いいえ", "아니요",
            "아니오", "아니우다",
+           # batch 96: Gyeongsang "아이다, 이거는 MRI 아이고 CT다." (no, this is not an MRI, it is a CT)
+           "아이다",
            "нет",
            # batch 11: Turkish "hayır" (also without its dotless i), Dutch "nee" / "neen", Korean, Japanese
            "hayır", "hayir", "nee", "neen", "아니", "아뇨", "いや",
@@ -961,7 +965,9 @@ WORDS: dict[str, tuple[str, ...]] = {
     "elderly": ("anciano", "anciana", "idoso", "idosa", "âgé", "âgée", "anziano", "anziana", "älter", "ältere",
                 "老年", "老人",
                 # batch 43: Venetian ("Xe un vecio: ...", an old man)
-                "vecio", "vecia"),
+                "vecio", "vecia",
+                # batch 97: Russian "Пожилой возраст: выраженный остеопороз, ..." (old age)
+                "пожилой", "пожилая", "пожилого", "пожилой возраст"),
     "not": ("pas", "nicht", "kein", "keine", "keinen", "不是", "并非",
             # batch 64: Egyptian Arabizi "mesh", "mish" ("Mesh communicating — el fourth ventricle soghayar, fa fi
             # obstruction.", not communicating); read only where nothing English was read first

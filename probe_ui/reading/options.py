@@ -95,6 +95,8 @@ def option_mentions(text: str, item: Item) -> tuple[list[str], list[str]] | None
         re.search(r"\b(?:present|absent|absence|no|not|without|none)\b", o) for o in norms)
     for opt, lab in opts:
         for m in whole_text(opt).finditer(low):
+            if opt in ("no", "yes") and not re.match(r"[ \t]*(?:[,.;:!\n)\u2013\u2014\-]|\Z)", low[m.end():]):
+                continue  # batch 97: "... a visible pleural line with no lung markings beyond it": no option "No"
             before = low[max(0, m.start() - 200):m.start()]
             if before not in seen:
                 seen[before] = denied_before(before)

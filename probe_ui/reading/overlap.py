@@ -144,6 +144,10 @@ REJECTED_AFTER = re.compile(
     # subject of a denial that it is the one asked about
     r"|(?:is|was)(?:[ \t]+not|n't)[ \t]+the[ \t]+(?!only\b)(?:[\w\-]+[ \t]+)?(?:one|side)\b"
     # batch 61: "left kidney is hydronephrotic, the right one is ok"
+    # batch 96: "The left kidney's normal appearance matters practically too"
+    r"|'s[ \t]+(?:normal|unremarkable|preserved)\b"
+    # hostile review of 328c64d: "Normal appendix is not in keeping."
+    r"|(?:is|are)(?:[ \t]+not|n't)[ \t]+in[ \t]+keeping\b"
     # hostile review of batch 91's rules: "The left kidney is spared."
     r"|(?:is|are|appears?|looks?)[ \t]+(?:entirely[ \t]+|completely[ \t]+)?(?:intact|unremarkable|normal|fine|ok|okay|"
     r"spared|preserved|unaffected|uninvolved)"
@@ -152,7 +156,8 @@ REJECTED_AFTER = re.compile(
     # (nor a double negative: "is not unreasonable", "is not excluded", "is not optional")
     r"|(?:is|are|was|were)(?:[ \t]+not|n't)[ \t]+(?!(?:only|just|merely|normal|intact|unremarkable|clear|fine|ok|okay|"
     r"spared|preserved|unaffected|uninvolved|entirely|completely|so|as|that|too|very|quite|the|an?|excluded|optional|"
-    r"ruled|absent|missing|lacking|negative|(?:un|in|im|ir|il|non)[\w\-]+)\b)[\w\-]+"
+    r"ruled|absent|missing|lacking|negative|unreasonable|unlikely|uncommon|unusual|unexpected|impossible|improbable|"
+    r"inappropriate|insignificant|irrelevant|implausible|inconceivable)\b)[\w\-]+"
     r"(?=[ \t]*(?:[.,;!\n]|\Z))"
     # batch 45: "The right femoral head has a smooth contour and normal density.": the mention said to have a normal
     # appearance, with no "but" after it in its sentence

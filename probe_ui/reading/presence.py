@@ -34,7 +34,7 @@ _ABSENT = re.compile(
 _PRESENCE_CONTRAST = re.compile(r"(?i)\bnot\s+(?:(?:in|on|at|within|from|involving)\s+)?(?:the\s+)?([^\W\d_][\w\-]*)")
 _QUESTION_STOP = KEYWORD_STOP | frozenset("given please yes does do any".split())
 _PRESENT = re.compile(r"(?i)\b(?:present|seen|visible|identified|detected|evident|noted|observed|demonstrated)\b"
-                      r"|\bthere\s+(?:is|are)\b(?!\s+no\b)|\bI\s+(?:can\s+)?see\b(?!\s+no\b)")
+                      r"|\bthere\s+(?:is|are)\b(?!\s+(?:no|not|none|nothing)\b)|\bI\s+(?:can\s+)?see\b(?!\s+(?:no|none|nothing)\b)")
 PRESENCE_UNSURE = re.compile(
     r"(?i)\b(?:whether|if|unclear|uncertain|unsure|sure|cannot|can't|unable|possibl[ey]|maybe|perhaps|may|might|"
     r"could|difficult)\b"
@@ -179,6 +179,8 @@ def asked_finding(question: str) -> str | None:
 # batch 21: where a question asks a finding to be ("... in the right lower lobe?", "... in the left kidney?"): a side,
 # a lobe or a level; and how a reply may place what it finds (any side, lobe, level or zone, or both sides)
 _ASKED_PLACE = re.compile(r"(?i)\b(?:left|right|upper|lower|middle|lingula\w*)\b")
+_ASKED_SIDE = re.compile(r"(?i)\b(?:left|right)\b")
+_SAID_SIDE = re.compile(r"(?i)\b(?:left|right|bilateral\w*|both|either|(?-i:[RL][UML]L)|lingula\w*)\b")
 _SAID_PLACE = re.compile(r"(?i)\b(?:left|right|upper|lower|middle|mid|lingula\w*|bilateral\w*|both|either|lobes?|"
                          r"lobar|zones?|apex|apices|apical|bases?|basal|bibasal|bibasilar|perihilar|hilar|"
                          r"(?-i:[RL][UML]L))\b")
@@ -188,6 +190,10 @@ def unplaced(text: str, question: str) -> bool:
     """Whether a reply states a finding without placing it where a presence question asks ("There is an area of
     airspace consolidation with air bronchograms." to "Is there consolidation in the right lower lobe?"): the question
     names a side, lobe or level and the reply names none. A finding somewhere is not a yes to it being there."""
+    if _ASKED_SIDE.search(question) and not _SAID_SIDE.search(text):
+        # batch 96: "there is a patchy white opacity in the lower lung zone next to the heart." to "... in the right
+        # lower lobe?": a level named, but no side
+        return True
     return bool(_ASKED_PLACE.search(question)) and not _SAID_PLACE.search(text)
 
 

@@ -616,6 +616,9 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
      # see the details, but ...")
      r"|\b" + _FRAME + r"s?\s+(?:is|was|are|looks|seems|appears)\s+[^.;!?\n]{0,40}?\b" + _FAULT
      + r"\b[^.;!?\n]{0,40}?\b(?:hard|difficult|impossible)\s+" + _TO_JUDGE + r"\b"
+     # batch 96: "This is hard to judge because the image has been cropped to a narrow horizontal strip ..."
+     r"|\b(?:hard|difficult|tough|impossible)\s+to\s+" + _JUDGE + r"\s+because\s+(?:the|this)\s+" + _FRAME
+     + r"\s+(?:has\s+been|is|was)\s+(?:\w+\s+)?" + _FAULT + r"\b"
      # batch 19: "Hard to say from such a dark, underexposed image; my impression is ..."
      # batch 38: an adverb after the verb ("It's hard to judge reliably from such a heavily compressed image.")
      r"|\b(?:hard|difficult|tough|impossible)\s+to\s+(?:say|tell|judge|be\s+sure|know|assess)\s+"
@@ -676,6 +679,10 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
      + r"\s+(?:really\s+|properly\s+)?" + _JUDGE + r"\b(?!\s+(?:any|an?|no)\b)",
      "The thumbnail I received is tiny and low in contrast; the cardiac borders can't be traced on it."),
     ("image-hides",
+     # batch 97: "I can clearly see both lower wisdom teeth; the upper region is too blurred to say whether the upper
+     # ones are there." (a part of the image the question needs, too faulty to judge)
+     r"\b(?:region|part|area|half|portion|side|field|edge|corner)\s+(?:is|was|are)\s+(?:far\s+|much\s+)?too\s+"
+     r"(?:blurr(?:y|ed)|dark|faint|small|grainy|noisy|washed\s+out|cut\s+off)\s+to\s+" + _JUDGE + r"\b|"
      # batch 41: "The dots are barely visible at this resolution; my best guess is red."
      r"(?:\bnot|n't|\bbarely|\bhardly|\bscarcely)\s+(?:\w+\s+)?(?:visible|discernible|seen|resolvable|legible)\s+at\s+"
      r"this\s+(?:size|resolution|"

@@ -56,7 +56,7 @@ import re
 from collections.abc import Callable
 
 from probe_ui.reading import lexicon, overlap
-from probe_ui.reading.cleaning import norm, pattern, phrase_regex
+from probe_ui.reading.cleaning import SENTENCE_END, norm, pattern, phrase_regex
 from probe_ui.reading.closings import negative_clauses, only_absent_or_normal, shows_predicate
 from probe_ui.reading.confidence import finding_odds
 from probe_ui.reading.declarations import last_declaration
@@ -73,6 +73,7 @@ from probe_ui.reading.subject import answer_from_predicate, between_regions
 from probe_ui.reading.verdicts import REVISION, correction_spans, self_corrected
 from probe_ui.reading.weighing import is_truncated, named_in, runner_up_spans
 from probe_ui.reading.words import (
+    SIGNS_OF,
     asked_terms,
     only_of_others,
     question_words,
@@ -443,6 +444,11 @@ _ANOTHER_EXPLANATION = re.compile(r"(?i)\b(?:artefact|artifact|normal\s+variant|
                                   r"mimic\w*|projectional|positional|rotation)\b")
 
 
+# "The rim may just as well be the peripheral nodular enhancement of the other common vascular lesion": another answer
+# weighed as equal, in words that need not name it (hostile review of 328c64d)
+_EQUALLY = re.compile(r"(?i)\b(?:may|might|could)\s+(?:just\s+as\s+well|equally(?:\s+well)?)\s+be\b")
+
+
 def _answering_sentences(text: str, item: Item, method: str, label: str | None) -> str:
     """Of a long reply that opens or closes with its answer (batch 88: a systematic review, a differential, caveats and
     a recommendation around it), the sentences a hedge there would put the answer in doubt: the one that holds it
@@ -465,8 +471,8 @@ def _answering_sentences(text: str, item: Item, method: str, label: str | None) 
         return (item.kind != "yesno" and bool(named_in(x, item))) or bool(asked and finding_stems(x) & asked) \
             or (item.kind == "yesno" and re.match(r"(?i)[\W_]*(?:yes|no)\b", x) is not None)
 
-    kept = [x if x is held or _ANOTHER_EXPLANATION.search(x) else _answering_clauses(x, answering)
-            for x in sentences if x is held or answering(x) or _ANOTHER_EXPLANATION.search(x)]
+    kept = [x if x is held or _ANOTHER_EXPLANATION.search(x) or _EQUALLY.search(x) else _answering_clauses(x, answering)
+            for x in sentences if x is held or answering(x) or _ANOTHER_EXPLANATION.search(x) or _EQUALLY.search(x)]
     return "\n".join(kept)
 
 
@@ -861,7 +867,8 @@ def doubts(text: str, item: Item, method: str, label: str | None = None, *, refu
             and not _yes_names_the_question(t, item):
         found.append("another finding")  # "No free air under the diaphragm. Yes, the film is erect."
     elif method == "leading" and item.aliases and label == item.aliases["nope"] and _DENIED_FIRST.match(t) and (
-            _DENIED_THEN_BUT.match(t) or _another_side(t, item.question) or shows_predicate(t, item.question)):
+            _DENIED_THEN_BUT.match(t) or _another_side(t, item.question) or shows_predicate(t, item.question)
+            or _denied_there_then_found(t) or _sign_denied_then_another(t, item.question)):
         # "No meniscus, but subpulmonic fluid elevates the right hemidiaphragm.", "No blunting on the left; ...", "No
         # rotation. The fragments are overriding by 1 cm." (hostile review of 2363cef)
         found.append("turns")
@@ -901,7 +908,13 @@ def _word_against_its_clause(text: str, item: Item, label: str | None) -> bool:
             said = answer_from_predicate(m.group(m.lastindex or 0), item.question)
             if said is not None and item.aliases["yep" if said == "yes" else "nope"] != label:
                 return True
-    return False
+    # the rest of the reply says the other answer by the adjective ("It doesn't look cirrhotic. Yes, I'm sure.")
+    said = answer_from_predicate(text, item.question) if len(text) < _SHORT_REPLY_CHARS else None
+    return said is not None and item.aliases["yep" if said == "yes" else "nope"] != label
+
+
+#: a reply read whole by the adjective's reader for :func:`_word_against_its_clause` (a short one)
+_SHORT_REPLY_CHARS = 400
 
 
 # a reply that opens by denying a noun phrase ("No meniscus", "No fracture of the scaphoid") and then turns ("but",
@@ -912,6 +925,43 @@ _DENIED_FIRST = re.compile(r"(?i)[\W_]*no[ \t]+(?!(?:it|it's|there|this|that|i|t
 _DENIED_THEN_BUT = re.compile(r"(?is).{0,400}?\b(?:but|however|although|though|yet|whereas)\b")
 _FIRST_CLAUSE = re.compile(r"[^.;,:!?\n\u2013\u2014]*")
 _SIDES = re.compile(r"(?i)(?<!-)\b(?:left|right|upper|lower|bilateral|contralateral)\b")
+
+
+# a denial limited to a place or a view ("No pneumothorax at the apex.", "No fracture of the femoral neck.", "No
+# effusion at the base", "No pneumothorax anteriorly", "on the expiratory film"), and a finding stated after it
+# ("There is a deep sulcus sign ...", "The intertrochanteric line is disrupted.", "A lucent line crosses the distal
+# radius."): hostile review of 328c64d
+_LIMITED = re.compile(r"(?i)\b(?:(?:at|on|of|in|along)\s+the\s+[\w\-]+|(?:anterior|posterior|medial|lateral|superior|"
+                      r"inferior|apical|basal)ly)\b")
+_FOUND_AFTER = re.compile(r"(?i)\bthere\s+(?:is|are)\b(?!\s+(?:no|not|none|nothing)\b)|\b(?:is|are)\s+(?:seen|present|"
+                          r"visible|disrupted|noted|identified)\b|\bshows?\b(?!\s+no\b)|\bcross(?:es|ing)\b")
+
+
+def _denied_there_then_found(text: str) -> bool:
+    """An opening denial limited to a place or a view, then another sentence that states a finding."""
+    first = SENTENCE_END.search(text)
+    clause = _FIRST_CLAUSE.match(text)
+    return first is not None and clause is not None and _LIMITED.search(clause.group(0)) is not None \
+        and _FOUND_AFTER.search(text, first.end()) is not None
+
+
+def _sign_denied_then_another(text: str, question: str) -> bool:
+    """An opening denial of one sign of the finding asked about, then another of its signs stated undenied in a later
+    sentence ("No cortical step. A lucent line crosses the distal radius." to "Is there a fracture?")."""
+    first = SENTENCE_END.search(text)
+    if first is None:
+        return False
+    q = question.casefold()
+    for finding, signs in SIGNS_OF.items():
+        if finding not in q:
+            continue
+        opening = text[:first.start()].casefold()
+        if any(re.search(r"\b" + re.escape(x) + r"\b", opening) for x in signs):
+            for clause in re.split(r"[.;!?\n,]", text[first.end():]):
+                if not CLAUSE_NEGATION.search(clause) and any(re.search(r"(?i)\b" + re.escape(x) + r"\b", clause)
+                                                              for x in signs):
+                    return True
+    return False
 
 
 def _another_side(text: str, question: str) -> bool:

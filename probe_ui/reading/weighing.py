@@ -306,7 +306,11 @@ def conditional_answers(text: str, item: Item) -> tuple[list[tuple[int, int]], s
 # batch 17: an alternative left open below the answer ("Scabies (D). Although eczema cannot be excluded, ...", "...,
 # although an amelanotic melanoma cannot be excluded without histology")
 _UNEXCLUDED = re.compile(r"(?i)\b(?:can(?:not|'t)|could(?:\s*not|n't))\s+(?:be\s+)?(?:(?:fully|completely|entirely|"
-                         r"totally|definitely|confidently)\s+)?(?:excluded?|ruled?\s+out)\b")
+                         r"totally|definitely|confidently)\s+)?(?:excluded?|ruled?\s+out)\b"
+                         # hostile review of 7a0dcec: "Hemangioma is not excluded.", "Abscess is not impossible.",
+                         # "Osteoarthritis is not unlikely." (a possibility left open, no answer)
+                         r"|\b(?:is|are)(?:\s+not|n't)\s+(?:excluded|ruled\s+out|impossible|unlikely|improbable|"
+                         r"implausible)\b")
 
 
 def unexcluded_spans(text: str) -> list[tuple[int, int]]:
@@ -367,11 +371,23 @@ def hypothetical_cases(text: str, item: Item) -> list[tuple[int, int]]:
     # batch 94: the same said the other way round ("the hepatic veins are filled with contrast as well — they'd still
     # be dark in an arterial phase")
     if "would" in text or "'d" in text:
+        # (only an option the reply denies in so many words: not "the bowel would look exactly like this in an
+        # incarcerated inguinal hernia, and the groin loop confirms it": hostile review of 328c64d)
         spans += [m.span() for opt, _ in item.option_map if len(opt) >= 3 and not _PLACE_OPTION.match(opt)
+                  and re.search(r"(?i)(?:\bnot|n't)\s+(?:an?\s+|the\s+)?"
+                                + r"[ \t\-]+".join(map(re.escape, opt.split())), text)
                   for m in re.finditer(r"(?i)(?:\bwould|'d)\s+(?:still\s+|typically\s+|usually\s+)?(?:be|look|appear|"
                                        r"show|have|enhance|remain)\b[^.!?\n;:\u2014]{0,80}?\bin\s+(?:an?\s+|the\s+)?"
                                        + r"[ \t\-]+".join(map(re.escape, opt.split())) + r"\b", text)]
+    # batch 96: what such a case would have, in a relative clause ("... internal blood flow, neither of which a
+    # fluid-filled cyst would have")
+    if "would" in text:
+        spans += [m.span() for m in _WOULD_HAVE.finditer(text)]
     return spans if spans and len(re.findall(r"[^\W\d_]+", mask_spans(text, spans))) >= 3 else []
+
+
+_WOULD_HAVE = re.compile(r"(?i)\b(?:which|that|what)\s+(?:an?|the)\s+(?:[\w\-]+\s+){0,2}?[\w\-]+\s+would\s+"
+                         r"(?:have|show|produce|cause|typically\s+\w+)\b")
 
 
 def textbook_remarks(text: str, item: Item) -> list[tuple[int, int]]:
@@ -492,6 +508,10 @@ def dismissed_entries(text: str, item: Item) -> list[tuple[int, int]]:
 _DENIED_LIST = re.compile(r"(?i)\b(?:don't|doesn't|do\s+not|does\s+not|wouldn't|would\s+not|can't|cannot|isn't|"
                           r"is\s+not|aren't|are\s+not)\s+(?:fit|suit|match|explain|support|look\s+like|consistent\s+with|"
                           r"typical\s+(?:of|for))\s+([^.;!?\n]{1,400}?\b(?:or|nor|and)\b[^.;!?\n]{1,200})")
+# words that make a list's tail a clause of its own ("... and are classic for herpes zoster", "..., more like herpes
+# zoster", "whereas hepatocellular carcinoma does": hostile review of 328c64d), outside the entries' brackets
+_LIST_VERB = re.compile(r"(?i)\b(?:is|are|was|were|fits?|looks?|shows?|explains?|does|do|did|more|less|like|whereas|"
+                        r"so|rather|classic|typical|favou?r\w*|suggests?|consistent)\b")
 _OWN_CLAUSE = re.compile(r"(?i)\b(?:it's|it\s+is|this\s+is|that's|but|rather|instead|i\s+(?:think|favou?r|would))\b")
 
 
@@ -499,7 +519,8 @@ def denied_lists(text: str) -> list[tuple[int, int]]:
     """The spans of a list of what the findings are said not to fit (:data:`_DENIED_LIST`)."""
     if "n't" not in text and " not " not in text:
         return []
-    return [m.span(1) for m in _DENIED_LIST.finditer(text) if not _OWN_CLAUSE.search(m.group(1))]
+    return [m.span(1) for m in _DENIED_LIST.finditer(text) if not _OWN_CLAUSE.search(m.group(1))
+            and not _LIST_VERB.search(re.sub(r"\([^()]*\)", " ", m.group(1)))]
 
 
 # batch 92: a test recommended for a place the options name ("MRI of both hips is recommended for further evaluation.",

@@ -166,6 +166,9 @@ def leading_word(text: str, item: Item) -> str | None:
             continue  # "Looks like it is a CT": what it looks like follows, not an answer
         if m and word in MARKED_OPENERS and not re.match(r"[ \t]*(?:[.,;:!\n\-\u2013\u2014]|\Z)", t[m.end():]):
             continue  # batch 68: "Y. CSF bright." is yes; "N of 3 ..." is no answer
+        if m and word.casefold() == "nay" and re.match(r"[ \t]*[,;:\-\u2013\u2014]+[ \t]*(?:worse|even|rather|better|"
+                                                       r"more|less|indeed|i\s+say)\b", t[m.end():], re.IGNORECASE):
+            continue  # "Nay, worse: the fracture is comminuted": "nay" that outbids, not a no
         if m and word.casefold() == "confirmed" and re.match(r"[ \t]*[:\u2013\u2014\-][ \t]*(?:no|not|none|negative)\b",
                                                              t[m.end():], re.IGNORECASE):
             continue  # "Confirmed: no pleural effusion.": what is confirmed is an absence (hostile review, batch 85)
@@ -191,7 +194,9 @@ def leading_word(text: str, item: Item) -> str | None:
 # normal"): a "no" before any other word opens a noun phrase ("No ascites.")
 _AFTER_BARE_NO = frozenset("it it's its there there's this that i i'm i'd i've we you they he she the not wait way sir "
                            "definitely absolutely certainly clearly really sorry thanks thank because but and nope no "
-                           "yes dice chance".split())
+                           "yes".split())
+# "No dice —", "No chance." are a no (not "No chance to compare with a prior film")
+_NO_IDIOM = re.compile(r"(?i)no[ \t]+(?:dice|chance|way)[ \t]*(?:[.,;:!\u2013\u2014\-]|\Z)")
 
 
 def _denies_another(text: str, item: Item) -> bool:
@@ -211,6 +216,8 @@ def _denies_another(text: str, item: Item) -> bool:
         words = words[of + 2:]  # "no radiographic evidence of cardiomegaly": what there is no evidence of
     words = list(itertools.takewhile(lambda w: w.casefold() not in _PHRASE_ENDS, words))[:4]
     first = words[0].casefold() if words else ""
+    if _NO_IDIOM.match(text):
+        return False
     if first in _AFTER_BARE_NO or not re.fullmatch(r"[a-z][a-z\-']{2,}", first) \
             or not re.match(r"no[ \t]\S", text, re.I):
         # not English (the language pass's own "no" before words it left as they were: "no 显示肾脏", "no  ada
@@ -323,8 +330,12 @@ _DOUBT_OPENS = re.compile(r"(?i)[\W_]*(?:(?:yes|no)\b[\W_]*)?(?:i[ \t]+)?")
 
 
 # the verb that says what the subject is, with its denial ("is not", "isn't", and batch 94's "does not appear")
-_COPULA = (r"(?i)(?:\b(?P<aux>(?:does|do|did)(?:\s+not|n't))\s+)?\b(?:is|are|was|were|looks?|appears?|seems?)"
+_COPULA = (r"(?i)(?:\b(?P<aux>(?:does|do)(?:\s+not|n't))\s+)?\b(?:is|are|was|were|looks?|appears?|seems?)"
            r"(?P<neg>\s+not|n't)?\s+")
+
+
+# a clause that concedes what it goes on to overturn ("at first glance", "although ... on this slice")
+_CONCEDING = re.compile(r"(?i)\b(?:although|though|at\s+first|initially|on\s+first|on\s+this\s+(?:slice|view|image))\b")
 
 
 def restated_answer(text: str, item: Item) -> tuple[str, bool] | None:
@@ -347,6 +358,8 @@ def restated_answer(text: str, item: Item) -> tuple[str, bool] | None:
         for o in opposites:
             for m in pattern(_COPULA + r"(?:(?:entirely|completely|totally|quite|perfectly)\s+)?" + re.escape(o)
                              + r"\b").finditer(first):
+                if m.group("aux") and _CONCEDING.search(first):
+                    continue  # "Yes - it doesn't look enlarged at first glance, but it measures 16 cm"
                 neg = bool(m.group("neg") or m.group("aux")) != _doubted(first, m.start())
                 said.add(("yes" if neg else "no", neg))
     said |= _finding_stated(first, q, after_word=first is not clauses[0])
@@ -356,6 +369,8 @@ def restated_answer(text: str, item: Item) -> tuple[str, bool] | None:
     if predicate is not None:
         for m in pattern(_COPULA + r"(?:(?:entirely|completely|totally|quite|at\s+all)\s+)?"
                          + re.escape(predicate.group(1)) + r"\b").finditer(first):
+            if m.group("aux") and _CONCEDING.search(first):
+                continue
             neg = bool(m.group("neg") or m.group("aux")) != _doubted(first, m.start())
             said.add(("no" if neg else "yes", neg))
     if len({answer for answer, _ in said}) != 1:
