@@ -291,6 +291,12 @@ BATCH_NOTES = {
     95: "an ordinary week on a department server, all five models; Old French, Lingua Franca Nova, Middle English, "
         "Chinook Jargon; measured held out once, blind (98.1 % intended, 90.0 % sure and right, 2 sure over-reads), "
         "then fixed",
+    96: "long replies a fifth time (155 of 240 of 150 words or more); Chilean Spanish, Gyeongsang Korean, Dongbei "
+        "Mandarin, Latino sine flexione; measured held out once, blind (91.4 % intended, 70.0 % sure and right, 2 sure "
+        "over-reads), then fixed",
+    97: "an ordinary week on a department server, all five models; Rioplatense Spanish, Majorcan Catalan, Viennese "
+        "German, Manglish; measured held out once, blind (98.6 % intended, 90.5 % sure and right, 2 sure errors), then "
+        "fixed",
 }
 
 
