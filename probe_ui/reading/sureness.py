@@ -53,7 +53,7 @@ import bisect
 import functools
 import itertools
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 from probe_ui.reading import lexicon, overlap
 from probe_ui.reading.cleaning import SENTENCE_END, norm, pattern, phrase_regex
@@ -75,6 +75,7 @@ from probe_ui.reading.weighing import is_truncated, named_in, runner_up_spans
 from probe_ui.reading.words import (
     SIGNS_OF,
     asked_terms,
+    names_another_place,
     only_of_others,
     question_words,
     result_for_another_finding,
@@ -879,20 +880,29 @@ def doubts(text: str, item: Item, method: str, label: str | None = None, *, refu
     return found
 
 
+def _clauses_after(text: str, item: Item, label: str | None, marked: bool = True) -> Iterator[str]:
+    """What follows each of the reply's words for ``label`` ("yes", "no", their like), after a mark (or, where not
+    ``marked``, with or without one), to the end of its sentence: "Yes, the film is adequately inspired ..." gives "the
+    film is adequately inspired ..."."""
+    tail = _WORD_THEN_CLAUSE if marked else _WORD_THEN_ANY_CLAUSE
+    for word, lab in item.words:
+        if lab == label:
+            for m in re.finditer(phrase_regex(word).pattern + tail, text, re.IGNORECASE):
+                yield m.group(m.lastindex or 0)
+
+
+def _names_the_question(words: list[str], item: Item) -> bool:
+    """Whether ``words`` hold a word of the question or what it asks (their stems, or their first six letters)."""
+    terms = (*asked_terms(item.question), *question_words(item.question))
+    return any(overlap.stem(w) in terms or any(w.casefold().startswith(t[:6]) for t in terms if len(t) >= 6)
+               for w in words)
+
+
 def _yes_names_the_question(text: str, item: Item) -> bool:
     """Whether a yes of the reply goes on, in its sentence, to name a word of the question or what it asks ("IMPRESSION:
     Yes — CT of the abdomen." to "Is this CT scan of the abdomen?", "so yes there is a pneumothorax")."""
-    terms = (*asked_terms(item.question), *question_words(item.question))
-    for word, lab in item.words:
-        if lab != item.aliases.get("yep"):
-            continue
-        for m in re.finditer(phrase_regex(word).pattern + r"[ \t]*[,;:\u2013\u2014\-]?[ \t]*((?:[^.;!?\n]|\.(?=\d))*)",
-                             text, re.IGNORECASE):
-            words = re.findall(r"[^\W\d_][\w\-']*", m.group(m.lastindex or 0))
-            if any(overlap.stem(w) in terms or any(w.casefold().startswith(t[:6]) for t in terms if len(t) >= 6)
-                   for w in words):
-                return True
-    return False
+    return any(_names_the_question(re.findall(r"[^\W\d_][\w\-']*", clause), item)
+               for clause in _clauses_after(text, item, item.aliases.get("yep"), marked=False))
 
 
 def _word_against_its_clause(text: str, item: Item, label: str | None) -> bool:
@@ -901,13 +911,10 @@ def _word_against_its_clause(text: str, item: Item, label: str | None) -> bool:
     of batch 91's rules)."""
     if item.kind != "yesno" or not item.question or not item.aliases or label is None:
         return False
-    for word, lab in item.words:
-        if lab != label:
-            continue
-        for m in re.finditer(phrase_regex(word).pattern + _WORD_THEN_CLAUSE, text, re.IGNORECASE):
-            said = answer_from_predicate(m.group(m.lastindex or 0), item.question)
-            if said is not None and item.aliases["yep" if said == "yes" else "nope"] != label:
-                return True
+    for clause in _clauses_after(text, item, label):
+        said = answer_from_predicate(clause, item.question)
+        if said is not None and item.aliases["yep" if said == "yes" else "nope"] != label:
+            return True
     # the rest of the reply says the other answer by the adjective ("It doesn't look cirrhotic. Yes, I'm sure.")
     said = answer_from_predicate(text, item.question) if len(text) < _SHORT_REPLY_CHARS else None
     return said is not None and item.aliases["yep" if said == "yes" else "nope"] != label
@@ -924,7 +931,6 @@ _DENIED_FIRST = re.compile(r"(?i)[\W_]*no[ \t]+(?!(?:it|it's|there|this|that|i|t
                            r"sir|wait)\b)[^\W\d_]")
 _DENIED_THEN_BUT = re.compile(r"(?is).{0,400}?\b(?:but|however|although|though|yet|whereas)\b")
 _FIRST_CLAUSE = re.compile(r"[^.;,:!?\n\u2013\u2014]*")
-_SIDES = re.compile(r"(?i)(?<!-)\b(?:left|right|upper|lower|bilateral|contralateral)\b")
 
 
 # a denial limited to a place or a view ("No pneumothorax at the apex.", "No fracture of the femoral neck.", "No
@@ -968,12 +974,13 @@ def _another_side(text: str, question: str) -> bool:
     """Whether the reply's first clause places what it denies on a side or level the question does not name ("No
     blunting on the left; the right costophrenic angle is blunted ..." to "Is there a pleural effusion?")."""
     clause = _FIRST_CLAUSE.match(text)
-    return clause is not None and any(m.group(0).casefold() not in question.casefold()
-                                      for m in _SIDES.finditer(clause.group(0)))
+    return clause is not None and names_another_place(clause.group(0), question)
 
 
 # "Yes, the film is adequately inspired ...": what follows a yes/no word and a mark, to the end of its sentence
 _WORD_THEN_CLAUSE = r"[ \t]*[,;:\u2013\u2014\-][ \t]*((?:[^.;!?\n]|\.(?=\d))*)"
+# ... or with no mark between ("so yes there is a pneumothorax")
+_WORD_THEN_ANY_CLAUSE = r"[ \t]*[,;:\u2013\u2014\-]?[ \t]*((?:[^.;!?\n]|\.(?=\d))*)"
 # words that keep a clause about what was asked ("Yes, there is.", "No, it isn't.")
 _ABOUT_THE_ASKED = frozenset("it its it's there there's this that these those one they both confident sure certain "
                              "confidence certainly definitely".split())
@@ -988,22 +995,17 @@ def _word_about_another(text: str, item: Item, label: str | None) -> bool:
     get a scaphoid series": hostile review of batch 91's rules): the word may answer another question."""
     if item.kind != "yesno" or not item.question or label is None:
         return False
-    terms = (*asked_terms(item.question), *question_words(item.question))
-    asked = finding_stems(item.question) | set(terms)
+    asked = finding_stems(item.question) | set(asked_terms(item.question)) | set(question_words(item.question))
     said = False
-    for word, lab in item.words:
-        if lab != label:
-            continue
-        for m in re.finditer(phrase_regex(word).pattern + _WORD_THEN_CLAUSE, text, re.IGNORECASE):
-            words = re.findall(r"[^\W\d_][\w\-']*", m.group(m.lastindex or 0))
-            # what its words imply ("the cardiothoracic ratio is well above 0.5" speaks of the heart)
-            words += [x for w in words for x in overlap.IMPLIED_CONTEXT.get(w.casefold(), ())]
-            if len(words) < 3 or {w.casefold() for w in words} & _ABOUT_THE_ASKED \
-                    or {w.casefold() for w in words[:3]} & _REASON_OPENS or any(
-                    overlap.stem(w) in asked or any(w.casefold().startswith(t[:6]) for t in terms if len(t) >= 6)
-                    for w in words) or not another_finding(m.group(m.lastindex or 0), asked):
-                return False
-            said = True
+    for clause in _clauses_after(text, item, label):
+        words = re.findall(r"[^\W\d_][\w\-']*", clause)
+        # what its words imply ("the cardiothoracic ratio is well above 0.5" speaks of the heart)
+        words += [x for w in words for x in overlap.IMPLIED_CONTEXT.get(w.casefold(), ())]
+        if len(words) < 3 or {w.casefold() for w in words} & _ABOUT_THE_ASKED \
+                or {w.casefold() for w in words[:3]} & _REASON_OPENS or any(overlap.stem(w) in asked for w in words) \
+                or _names_the_question(words, item) or not another_finding(clause, asked):
+            return False
+        said = True
     return said
 
 

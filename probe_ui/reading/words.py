@@ -573,8 +573,15 @@ def speaks_elsewhere(text: str, question: str) -> bool:
     not name ("No consolidation in the left lung." to "... in the right lower lobe?"), or an organ it does not name
     ("No free fluid in the abdomen." to "Is there a pleural effusion?")."""
     q = question.casefold()
-    return any(p.group(0).casefold() not in q for p in _PLACES.finditer(text)) or any(
+    return names_another_place(text, question) or any(
         w.casefold() not in q and w.casefold() not in _ANYWHERE for w in (p.group(1) for p in _LOCATED.finditer(text)))
+
+
+def names_another_place(text: str, question: str) -> bool:
+    """Whether ``text`` names a side, lobe or level the question does not name ("No blunting on the left" to "Is there
+    a pleural effusion?")."""
+    q = question.casefold()
+    return any(p.group(0).casefold() not in q for p in _PLACES.finditer(text))
 
 
 def stated_answers(text: str, item: Item) -> set[str]:
