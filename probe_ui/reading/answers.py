@@ -1910,7 +1910,7 @@ def _remark_on(sentence: str, label: str, item: Item) -> bool:
     """Whether a short closing sentence says something of its option rather than name it as the verdict ("Septic
     arthritis remains in the differential.", "Adhesions need prior surgery.", "Observation risks perforation.",
     "Surgery is premature.": hostile reviews of batch 93's and 2363cef's rules)."""
-    own = {w for opt, lb in item.option_map if lb == label for w in norm(opt).split()}
+    own = item.option_words(label)
     return any(w in _REMARK_WORDS and w not in own for w in re.findall(r"[^\W\d_]+", norm(sentence)))
 
 

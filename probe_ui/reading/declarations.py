@@ -182,7 +182,7 @@ def subject_of_clause(rest: str, lab: str, item: Item) -> bool:
     """Whether a letter and its option's own words are the subject of a clause that follows ("So A, the left kidney,
     is spared", "That leaves C, over 3 cm, which doesn't fit either": hostile review of batch 91's rules): what the
     clause says of the option decides, and only "is correct", "is the answer" and their like affirm it."""
-    own = {w for opt, lb in item.option_map if lb == lab for w in norm(opt).split()} | {"the", "a", "an"}
+    own = item.option_words(lab) | {"the", "a", "an"}
     for m in re.finditer(r"[^\W_]+(?:'[^\W_]+)?", rest):
         word = m.group(0).casefold()
         if word in own:
@@ -193,7 +193,7 @@ def subject_of_clause(rest: str, lab: str, item: Item) -> bool:
 
 def _only_its_text(rest: str, lab: str, item: Item) -> bool:
     """Whether what follows a letter is its option's own words, at most one word more ("A — erythema migrans")."""
-    own = {w for opt, lb in item.option_map if lb == lab for w in norm(opt).split()}
+    own = item.option_words(lab)
     return len([w for w in re.findall(r"[^\W_]+", norm(rest)) if w not in own]) <= 1
 
 

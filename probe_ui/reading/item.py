@@ -183,6 +183,18 @@ class Item:
         return frozenset(w.casefold() for w in lexicon.TOKEN.findall(" ".join((self.question, *self.labels,
                                                                                  *self.options))))
 
+    @functools.cached_property
+    def _option_words(self) -> dict[str, frozenset[str]]:
+        words: dict[str, set[str]] = {}
+        for opt, lab in self.option_map:
+            words.setdefault(lab, set()).update(norm(opt).split())
+        return {lab: frozenset(w) for lab, w in words.items()}
+
+    def option_words(self, label: str) -> frozenset[str]:
+        """The words of ``label``'s option text (normalised): what a reply may restate after its letter ("A, the left
+        kidney") without saying anything more of it."""
+        return self._option_words.get(label, frozenset())
+
     def letter(self, ch: str) -> str | None:
         return self.letters.get(ch.upper())
 
