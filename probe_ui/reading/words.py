@@ -7,6 +7,7 @@ read the yes/no word that answers the reply's own restatement.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import re
 
@@ -556,6 +557,7 @@ def _same_stem(a: str, b: str) -> bool:
     return a == b or (len(a) >= 7 and len(b) >= 7 and a[:7] == b[:7])
 
 
+@functools.lru_cache(maxsize=1024)
 def asked_terms(question: str) -> tuple[str, ...]:
     """The stems of what a yes/no question asks: the finding ("pneumothorax" in "Is there a pneumothorax?") and
     what it is made of (:data:`SUBSTANCE`: "fluid" for an effusion), the adjective ("displaced" in "Is the fracture
@@ -625,6 +627,7 @@ def stated_answers(text: str, item: Item) -> set[str]:
     return out
 
 
+@functools.lru_cache(maxsize=1024)
 def question_words(question: str) -> tuple[str, ...]:
     """The stems of a question's words of more than three letters: what a "no" before them may deny."""
     return tuple(overlap.stem(w) for w in re.findall(r"[^\W\d_][\w\-]*", question) if len(w) > 3)
