@@ -11066,3 +11066,104 @@ def test_words_and_openers_of_batches_96_97(reply: str, kind: str, labels: tuple
 def test_hard_to_judge_because_the_image_is_cropped_is_a_decline() -> None:
     assert is_refusal("This is hard to judge because the image has been cropped to a narrow horizontal strip through "
                       "the mid-chest. So, with low confidence, I'd say the orientation is correct.")
+
+
+@pytest.mark.parametrize("reply, kind, labels, options, question, meant, sure", [
+    # batches 98-99: words and openers
+    ("そうたい、これは胸のレントゲンたい。", "yesno", YN, (), "Is this image an X-ray?", "yes", True),
+    ("لأ، القلب مش تشبير، حجمه طبيعي.", "yesno", YN, (), "Is the heart enlarged in this radiograph?", "no", True),
+    ("어른이여. 성장판이 다 닫혀부렀어.", "label", ("child", "adult"), (), "Is this radiograph of a child or an adult?",
+     "adult", True),
+    ("Des is e Kind. Die Wachstumsfuge sin noch offe.", "label", ("child", "adult"), (),
+     "Is this radiograph of a child or an adult?", "child", True),
+    ("bph, the prostate is big and pushing up the bladder floor", "choice", ("A", "B", "C", "D"),
+     ("Nephrolithiasis", "Ureteral tumor", "Pregnancy", "Prostatic enlargement"),
+     "What is the most likely cause of the hydronephrosis?", "D", True),
+    ("i dont agree, the heart size looks normal", "choice", ("A", "B"), ("Yes", "No"),
+     "Is the cardiac silhouette enlarged?", "B", True),
+    ("I keep my answer. The blue marker is in the foreground; the red one is further down the lumen.", "label",
+     ("red", "blue"), (), "Which dot is closer to the camera in this endoscopy image?", "blue", True),
+    ("The blue one. It sits on the jaw of the grasper. The red dot is on the liver and the green dot at the back.",
+     "label", ("red", "green", "blue"), (), "Which of the dots is closest to the camera?", "blue", True),
+    ("A resposta mais provável é **A — eritema migratório**.", "choice", ("A", "B"),
+     ("Erythema migrans", "Tinea corporis"), "What is the most likely diagnosis of this rash?", "A", True),
+    # a verdict after a conclusion cue, and after a report's "Answer:" in words
+    ("- Cardiomegaly — no; the heart size is normal.\n- Pneumothorax — there isn't one.\n\nPutting it together, the "
+     "main finding is **C — pleural effusion**, on the right.", "choice", ("A", "B", "C", "D"),
+     ("Cardiomegaly", "Pneumothorax", "Pleural effusion", "Normal study"), "What is the main finding?", "C", True),
+    ("- Composition: isoechoic tissue throughout.\n- Doppler: internal vascularity.\n\n**Answer:** It isn't cystic.",
+     "choice", ("A", "B"), ("The nodule is solid", "The nodule is cystic"), "Is the nodule solid or cystic?", "A",
+     True),
+    ("**Clear as day.**\n\n**Findings:** An oblique fracture of the distal fibula.", "yesno", YN, (),
+     "Is there a fracture?", "yes", True),
+    # an answer's body that speaks of the other option in general, or as a supposition, argues for nothing
+    ("The vessels on the disc loop irregularly: NVD. Non-proliferative disease can show haemorrhages, but by "
+     "definition it doesn't have neovascularisation.\n\n**Answer: A — proliferative diabetic retinopathy.**", "choice",
+     ("A", "B"), ("Proliferative diabetic retinopathy", "Non-proliferative diabetic retinopathy"),
+     "Is this proliferative or non-proliferative diabetic retinopathy?", "A", False),
+    ('### Do I agree with "A. Epidural hematoma"?\n**No — I believe the correct answer is B. Subdural hematoma.**',
+     "choice", ("A", "B", "C"), ("Epidural hematoma", "Subdural hematoma", "Subarachnoid hemorrhage"),
+     "What is the diagnosis?", "B", False),
+])
+def test_words_openers_and_verdicts_of_batches_98_99(reply: str, kind: str, labels: tuple[str, ...],
+                                                      options: tuple[str, ...], question: str, meant: str,
+                                                      sure: bool) -> None:
+    answer = extract(reply, kind, labels, options, question=question,
+                     suggested="A" if "agree" in reply else None)
+    assert answer.choice == meant and (answer.sure or not sure), answer
+
+
+@pytest.mark.parametrize("reply, kind, labels, options, question", [
+    # batches 98-99: no answer
+    ("<|im_start|>assistant\n```json\n{\"question\": \"coronal plane\", \"answer\": \"", "yesno", YN, (),
+     "Is this a coronal image?"),
+    ("At first glance I'd say **A — left femur**. Thinking about it further, I'm less sure. Honestly, I can't settle "
+     "between the left alone and both femurs on this single AP view. A dedicated lateral view would answer it.",
+     "choice", ("A", "B", "C"), ("Left femur", "Right femur", "Both femurs"), "Which femur is fractured?"),
+    ("To judge whether a brain CT is abnormal, check for hemorrhage, infarction, mass effect and hydrocephalus. Any of "
+     "these would make the scan abnormal.", "yesno", YN, (), "Is this brain CT abnormal?"),
+    ("Initial answer: Yes — these findings suggest contrast.\n\nReconsideration: the pituitary is normally bright. "
+     "Without a pre-contrast series, it is not possible to determine whether the signal reflects enhancement or "
+     "intrinsic T1 shortening.\n\nConclusion: I am unable to determine with confidence whether this image was acquired "
+     "before or after gadolinium.", "yesno", YN, (), "Was this image acquired after gadolinium?"),
+])
+def test_replies_of_batches_98_99_that_name_no_answer(reply: str, kind: str, labels: tuple[str, ...],
+                                                       options: tuple[str, ...], question: str) -> None:
+    answer = extract(reply, kind, labels, options, question=question)
+    assert answer.choice is None and not answer.refusal, answer
+
+
+@pytest.mark.parametrize("reply, declines", [
+    ("I'll give you my best reading, but this film isn't ideal for judging heart size, so please take it as "
+     "tentative. So, tentatively, no.", True),
+    ("Portal venous phase, B. Hmm — the aorta is still very dense, which would fit a late arterial phase. Honestly, I "
+     "can't tell which of the two this is.", False),
+    ("Borderline. It's about 13 cm, right around the cut-off, so I can't say yes or no with any confidence.", False),
+])
+def test_declines_and_doubts_of_batches_98_99(reply: str, declines: bool) -> None:
+    assert is_refusal(reply) is declines
+
+
+@pytest.mark.parametrize("reply, kind, labels, options, question, meant", [
+    # hostile-review shapes: someone else's answer, a finding after a denied sign, a dot placed the other way, a list
+    # of detections
+    ("most people would think yes, but the cortex is intact so i'd say there is none", "yesno", YN, (),
+     "Is there a fracture?", "no"),
+    ("Textbooks say A, adhesions, fits best in a patient with prior surgery. This patient has none, and the groin loop "
+     "is obvious.", "choice", ("A", "B"), ("Adhesions", "Incarcerated inguinal hernia"),
+     "What is the most likely cause of this small-bowel obstruction?", "B"),
+    ("No lucency around the screws; there is a new fracture of the greater trochanter.", "yesno", YN, (),
+     "Is there a fracture?", "yes"),
+    ("the blue dot is deep in the reticular dermis.", "label", ("red", "green", "blue"), (),
+     "Which of the dots is closest to the surface of the skin?", None),
+    ('[{"bbox_2d": [1, 2, 3, 4], "label": "green dot"}, {"bbox_2d": [5, 6, 7, 8], "label": "blue dot"}]\n\nThe green '
+     'dot lies in the epidermis.', "label", ("red", "green", "blue"), (),
+     "Which of the dots is closest to the surface of the skin?", "green"),
+    ("I don't see anything here that would make me call this lesion malignant.", "choice", ("A", "B"),
+     ("Benign", "Malignant"), "Is the breast lesion benign or malignant?", "A"),
+])
+def test_near_misses_of_batches_98_99_are_never_sure_and_wrong(
+        reply: str, kind: str, labels: tuple[str, ...], options: tuple[str, ...], question: str,
+        meant: str | None) -> None:
+    answer = extract(reply, kind, labels, options, question=question)
+    assert not (answer.sure and answer.choice != meant), answer

@@ -498,9 +498,10 @@ def extract(text: str, kind: str, labels: Sequence[str], options: Sequence[str] 
         return Answer(None, "none", invalid=True, refusal=False)  # {"effusion": false, "pneumothorax": true}
     if echoed_alternatives(text, item):
         return Answer(None, "none", invalid=True, refusal=False)  # {"answer": "correct|upside down"}: the format
-    if cut_at_answer_field(text):
-        return Answer(None, "truncated", invalid=True, refusal=False)  # batch 63: {"findings": "...", "answer": "
     clean = clean_reply(text)
+    if cut_at_answer_field(text) or cut_at_answer_field(clean):
+        # batch 63: {"findings": "...", "answer": "; batch 99: the same after a chat template's tokens
+        return Answer(None, "truncated", invalid=True, refusal=False)
     if not clean.strip():
         return Answer(None, "empty", invalid=True, refusal=refusal)  # nothing but chat-template tokens
     own = transcript_answers(clean, item)
@@ -1190,6 +1191,10 @@ _LEFT_BETWEEN = re.compile(r"(?i)\bi\s+(?:honestly\s+|really\s+|still\s+)?(?:can
                            r"|\bi\s+(?:honestly\s+|really\s+)?(?:can't|cannot|can\s+not|cant)\s+(?:honestly\s+)?say\s+which"
                            r"(?:\s+(?:it\s+is|one\s+it\s+is))?(?:\s+with\s+(?:any\s+)?confidence|\s+for\s+(?:sure|certain))?"
                            r"\s+now[ \t]*(?:[.!]|\Z)"
+                           # batch 98: "Conclusion: I am unable to determine with confidence whether this image was
+                           # acquired before or after gadolinium."
+                           r"|\bi(?:'m|\s+am)\s+unable\s+to\s+(?:determine|say|tell)\s+(?:with\s+(?:any\s+)?confidence\s+)?"
+                           r"whether\b[^.;!?\n]{1,120}?\bor\b"
                            r"|" + WEIGHED_BY_NAME)
 
 
@@ -1271,7 +1276,10 @@ def _read(clean: str, item: Item, refusal: bool, suggested: str | None, correcti
         if kind == "choice" and _LEFT_UNCLEAR.search(last) and len(named_in(last, item)) > 1:
             return None, "ambiguous"
         # the closing sentence, or the one before a bare "Unable to decide." that closes the reply
-        if _LEFT_BETWEEN.search(last) or (len(sentences) > 1 and _UNDECIDED_CLOSE.match(last)
+        # (batch 98: or before a closing remark that names no option: "Honestly, I can't settle between the left alone
+        # and both femurs on this single AP view. A dedicated lateral view of each hip ... would answer it.")
+        if _LEFT_BETWEEN.search(last) or (len(sentences) > 1 and (_UNDECIDED_CLOSE.match(last)
+                                                                  or not named_in(last, item))
                                           and _LEFT_BETWEEN.search(sentences[-2])):
             return None, "ambiguous"
     # 1a. the final verdict after a self-correction ("No. Wait, it is enlarged. Yes.")
@@ -1851,11 +1859,19 @@ def _one_sentence(text: str) -> bool:
 # a closing sentence that states the reply's verdict: "So ...", "Therefore ...", "Impression: ...", "-> A"
 _VERDICT_CUE = re.compile(
     r"(?i)\A[ \t*_>\-]*(?:(?:so|thus|hence|therefore|overall|consequently|in\s+(?:conclusion|summary|short|sum)|"
-    r"to\s+(?:conclude|summari[sz]e|sum\s+up)|all\s+in\s+all|on\s+balance)\b[ \t]*,?"
-    r"|(?:impression|conclusion|verdict|bottom\s+line|(?:final\s+|most\s+likely\s+)?diagnosis|summary)[ \t]*[:\-])"
+    r"to\s+(?:conclude|summari[sz]e|sum\s+up)|all\s+in\s+all|on\s+balance"
+    # batch 98: "Putting it together, the main finding is **C — pleural effusion**, ..."
+    r"|(?:putting|taking|taken|pulling)\s+(?:(?:it|this|these|everything|all\s+(?:of\s+)?this)\s+)?together"
+    r"|all\s+things\s+considered)\b[ \t]*,?"
+    # batch 98: "**Answer:** It isn't cystic." (an answer in words, after a report's list of findings)
+    r"|(?:impression|conclusion|verdict|bottom\s+line|(?:final\s+|most\s+likely\s+)?diagnosis|summary|"
+    r"(?:final\s+)?answer)[ \t]*[:\-])"
 )
 _ENUMERATED = re.compile(r"[ \t>]*(?:[\-*\u2022|+]|\d{1,2}[.)]|[(\[]?[A-Z][)\]]?[.):](?!\w))")
 _ARROW = re.compile(r"(?:->|=>|\u2192)[ \t]*")
+# advice after the verdict ("The next steps are MRI ...", "Neurosurgical consultation is recommended.")
+_ADVICE = re.compile(r"(?i)\b(?:next\s+steps?|should|recommend(?:ed|s|ation)?|refer(?:ral|red)?|follow[\s\-]?up|"
+                     r"consult(?:ation)?|(?:is|are)\s+(?:advised|indicated|warranted))\b")
 
 
 def _closing_verdict(text: str, item: Item, refusal: bool, suggested: str | None) -> tuple[str, int, bool] | None:
@@ -1873,6 +1889,19 @@ def _closing_verdict(text: str, item: Item, refusal: bool, suggested: str | None
     last = sentences[-1]
     if any(a <= body.rfind(last) < b for a, b in option_remarks(body, item)):
         return None  # batch 88: "... Basal cell carcinoma shows arborizing vessels.": how another option looks
+    later = [last]
+    for before in reversed(sentences[-3:-1]):
+        if not _ADVICE.search(later[-1]) or _ARROW.search(later[-1]):
+            break
+        advised, how = _read(later[-1], item, refusal, suggested, corrections=False)
+        if advised is not None and is_sure(later[-1], item, how, advised, refusal=refusal):
+            break  # "Surgery is recommended." where surgery is an option: the advice is the answer
+        if _VERDICT_CUE.match(before) and not _ARROW.search(before):
+            # batch 98: "So the most likely diagnosis is a **conventional osteogenic sarcoma** of the distal femur.
+            # The next steps are MRI ...": the verdict, then advice that names no option for sure
+            last = before
+            break
+        later.append(before)
     arrow = None
     for arrow in _ARROW.finditer(last):
         pass
@@ -2018,7 +2047,9 @@ def _read_words(clean: str, item: Item, refusal: bool) -> tuple[str | None, str]
         return mention(lab, "leading")
     # batch 21: "Thin pleural line with no lung markings beyond it.": the "no" of what a finding is without
     delivered = delivery_adverbs(clean, item)
-    masked_out = [*question_sentences(text), *described_absences(text, item), *denied_others(text, item), *delivered]
+    # review 93: "most people would think yes, but ...": a yes or no put in the mouth of others is not the reply's
+    masked_out = [*question_sentences(text), *described_absences(text, item), *denied_others(text, item), *delivered,
+                  *attributed_mentions(text)]
     if refusal:
         # batches 29-30: "so I won't answer yes or no here", "there's no side marker, so I can't tell you ..." (found
         # in the reply before its refusal's words were masked, which may have taken one of the pair)

@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import re
 
-from probe_ui.reading import overlap, subject, synonyms
+from probe_ui.reading import lexicon, overlap, subject, synonyms
 from probe_ui.reading.attribution import attributed_mentions
 from probe_ui.reading.cleaning import WORD, mask_spans, pattern
 from probe_ui.reading.item import Item, canonical_item
@@ -97,6 +97,9 @@ _WEIGHED = re.compile(r"(?i)\b(?:would|could|might|may|if|unless|whether|possibl
                       r"likely|unlikely|at\s+first|initially|thought)\b")
 # how far back from the closing answer the body is read
 _REACH = 3000
+# a sentence about an option in general, or about what the image would show were it another (against_body)
+_IN_GENERAL = re.compile(r"(?i)[^.!?\n]*(?:\bby\s+definition\b|\bdefining\s+(?:feature|characteristic|sign)s?\b"
+                         r"|\bif\s+(?:this|it)\s+(?:were|was)\b|" + lexicon.GENERIC.pattern[4:] + r")[^.!?\n]*")
 
 
 def _canonical(text: str, item: Item) -> tuple[str, Item]:
@@ -454,6 +457,10 @@ def against_body(body: str, item: Item, label: str) -> bool:
     # the findings have passed is not what the body argues for
     body = mask_spans(body, [m.span() for m in _SURPASSED.finditer(body)])
     body = mask_spans(body, [m.span() for m in _ON_THEIR_OWN.finditer(body)])
+    # batch 98: what an option is in general ("The defining feature of proliferative diabetic retinopathy is
+    # neovascularization", "Non-proliferative disease can show ..., but by definition it doesn't have ...") and what
+    # the image would show were it another ("If this were non-communicating, I'd expect ...") argue for nothing here
+    body = mask_spans(body, [m.span() for m in _IN_GENERAL.finditer(body)])
     body = mask_spans(body, [o.span() for m in _FAVOUR.finditer(body)
                              if (o := _FAVOURED_OVER.match(body, m.end())) is not None])
     signs = synonyms.canonical(body)  # findings read as the features of what they are the signs of (SIGNS)

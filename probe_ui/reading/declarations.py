@@ -80,7 +80,9 @@ _DECL_DIAGNOSIS = re.compile(r"\b(?:most\s+likely|likeliest|final|working|leadin
 # "Die richtige Antwort ist A", "答案是 A", "正确答案：(A)", "选 B" (a pattern of its own: one alternation with the
 # English cues would slow every reply down)
 _DECL_FOREIGN = re.compile(
-    r"\b(?:la\s+)?(?:respuesta|r[ée]ponse|risposta|resposta)(?:\s+(?:correcta|correcte|corretta|correta))?"
+    # batch 98: Portuguese "A resposta mais provável é A", and its like
+    r"\b(?:la\s+)?(?:respuesta|r[ée]ponse|risposta|resposta)(?:\s+(?:correcta|correcte|corretta|correta|"
+    r"mais\s+prov[áa]vel|m[áa]s\s+probable|la\s+plus\s+probable|pi[ùu]\s+probabile))?"
     r"(?:\s*(?:es|est|è|é)\b)?(?:\s+(?:la|el|le|il)\b|\s+a\b(?=\s+[^\W\d_]{2,}))?\s*:?"
     r"|\b(?:die\s+)?(?:richtige\s+)?antwort(?:\s*(?:ist|lautet)\b)?\s*:?"
     r"|(?:正确)?答案\s*(?:是|为)?\s*:?|选择?"
@@ -226,6 +228,13 @@ _JSON_ANSWER = re.compile(
     r"""[ \t]*:[ \t]*["']([^"'\n]{1,300})["']""",
     re.IGNORECASE,
 )
+
+
+def _field_name(found: str) -> str:
+    """The name of a JSON answer field as :data:`_JSON_ANSWER` found it ('"label": "blue dot"' gives "label")."""
+    return re.sub(r"[^a-z]+", "_", found.split(":", 1)[0].casefold()).strip("_")
+
+
 # a declaration whose verb is conditional ("would be", "could be") inside an "if"/"unless" sentence is a
 # hypothesis, not an answer: "B would be correct only if the sac had grown", "If it were stable, the answer would
 # be A". "If I had to choose, I would say B" is an answer.
@@ -479,6 +488,33 @@ def _label_postfix(item: Item) -> re.Pattern[str]:
         re.IGNORECASE)
 
 
+# the comparative of the other sense: "the red one is further down the lumen" to "Which dot is closer ...?"
+_OPPOSITE_COMPARATIVES = {"closer": "deeper further farther", "nearer": "deeper further farther",
+                          "shallower": "deeper further farther", "deeper": "closer nearer shallower",
+                          "further": "closer nearer shallower", "farther": "closer nearer shallower",
+                          "larger": "smaller", "bigger": "smaller", "smaller": "larger bigger",
+                          "brighter": "darker", "darker": "brighter", "higher": "lower", "lower": "higher"}
+
+
+@functools.lru_cache(maxsize=1024)
+def _label_opposite(item: Item) -> re.Pattern[str] | None:
+    """Label items of two labels asked with a comparative (batch 99): "<label> [dot] [is] <the other sense's
+    comparative>" ("..., while the red one is further down the lumen." to "Which dot is closer to the camera?") says
+    the other label is the answer; not before "to" or a direction ("further to the left", "closer to the bottom",
+    "further forward"), where the sense rests on what follows. None for other items."""
+    if len({lb for _, lb in item.words}) != 2:
+        return None
+    asked = [w for w in re.findall(r"[a-z]+er\b", item.question.casefold()) if w in _OPPOSITE_COMPARATIVES]
+    if len(asked) != 1:
+        return None
+    words = "|".join(r"[\s\-]+".join(re.escape(x) for x in w.split()) for w, _ in item.words)
+    return re.compile(
+        r"(?i)(?<![\w\-])(" + words + r")(?:[ \t]+(?:dot|one|circle|point|marker))?"
+        r"(?:[ \t]+(?:is|was|lies|sits|seems|appears|looks))?[ \t]+(?:much[ \t]+|slightly[ \t]+|a[ \t]+bit[ \t]+)?"
+        r"(?:" + "|".join(_OPPOSITE_COMPARATIVES[asked[0]].split()) + r")\b"
+        r"(?![ \t]+(?:to|forward|up|upward|in[ \t]+front|than)\b)")
+
+
 @functools.lru_cache(maxsize=1024)
 def _label_prefix(item: Item) -> re.Pattern[str] | None:
     """Label items asked with a superlative (batch 22): "the <superlative> [dot] is <label>" closing its clause ("...
@@ -567,8 +603,14 @@ def last_declaration(text: str, item: Item) -> Found:
     if "not applicable" in low or "NA" in text:
         cands += [(m.start(), "na", m.start(), m.end(), "") for m in _NA_DECLARED.finditer(text)]
     if ":" in text and any(w in low for w in _JSON_WORDS):
-        for m in _JSON_ANSWER.finditer(text):
-            cands.append((m.start() + 1, "tag", m.start(1), m.end(1), ""))
+        fields = [(m, _field_name(m.group(0))) for m in _JSON_ANSWER.finditer(text)]
+        # batch 98: '[{"bbox_2d": [...], "label": "green dot"}, {..., "label": "red dot"}, ...]': one field given
+        # several values is a list of records (what each box is), not an answer
+        listed = {k for _, k in fields if text.lstrip()[:1] == "["
+                  and len({m.group(1).strip().casefold() for m, kk in fields if kk == k}) > 1}
+        for m, k in fields:
+            if k not in listed:
+                cands.append((m.start() + 1, "tag", m.start(1), m.end(1), ""))
     if item.kind == "choice":
         for m in _DECL_CHOICE_ONLY.finditer(text):
             if _OPTIONS_AS_SUBJECT.search(text, max(0, m.start() - 40), m.start()):
@@ -619,6 +661,12 @@ def last_declaration(text: str, item: Item) -> Found:
         for m in _label_postfix(item).finditer(text):
             lab = next((lb for w, lb in item.words if phrase_regex(w).fullmatch(m.group(1))), None)
             if lab is not None and not is_negated(text[max(0, m.start() - 200):m.start()]):
+                cands.append((m.start(), "postopt", m.start(), m.end(), lab))
+        opposite = _label_opposite(item)
+        for m in opposite.finditer(text) if opposite is not None else ():
+            placed = next((lb for w, lb in item.words if phrase_regex(w).fullmatch(m.group(1))), None)
+            lab = next((lb for _, lb in item.words if lb != placed), None)
+            if placed is not None and lab is not None and not is_negated(text[max(0, m.start() - 200):m.start()]):
                 cands.append((m.start(), "postopt", m.start(), m.end(), lab))
         prefix = _label_prefix(item)
         for m in prefix.finditer(text) if prefix is not None else ():

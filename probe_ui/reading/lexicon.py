@@ -170,6 +170,9 @@ def mask_idioms(text: str) -> str:
     if "miss" in low or "mistak" in low:
         text = _PLAINLY_THERE.sub("present", text)
         low = text.lower()
+    if " as day" in low or "crystal clear" in low:
+        # batch 98: "**Clear as day.**\n\n**Technique:** ...": the idiom opening the reply is the answer yes
+        text = _CLEAR_AS_DAY_CLAUSE.sub(r"\1yes", text, count=1)
     if "no" not in low and "doubt" not in low:
         return text
     if low.lstrip(" \t\n\"'*_>").startswith("there"):
@@ -186,6 +189,10 @@ def mask_idioms(text: str) -> str:
 _WITHOUT_DOUBT_CLAUSE = re.compile(r"(?i)\A([\s\"'*_>]*)without\s+(?:a|any)\s+(?:shadow\s+of\s+a\s+)?doubt"
                                    r"(?=[ \t]*(?:[:.!,;\-\u2013\u2014]|\Z))"
                                    r"(?![ \t]*[:.!,;\-\u2013\u2014]+[ \t]*(?:no|not|none|nothing|neither)\b)")
+_CLEAR_AS_DAY_CLAUSE = re.compile(r"(?i)\A([\s\"'*_>]*)(?:it(?:'s|\s+is)\s+)?"
+                                  r"(?:(?:clear|plain)\s+as\s+day|crystal\s+clear)"
+                                  r"(?=[ \t*_]*(?:[:.!,;\-\u2013\u2014]|\Z))"
+                                  r"(?![ \t*_]*[:.!,;\-\u2013\u2014]+[ \t*_]*(?:no|not|none|nothing|neither)\b)")
 _NO_DOUBT_CLAUSE = re.compile(r"(?i)\A([\s\"'*_>]*)there(?:'s|\s+is)\s+no\s+doubt\s+about\s+it"
                               r"(?=[ \t]*(?:[:.!,;\-\u2013\u2014]|\Z))"
                               # not where a denial follows ("There's no doubt about it: no fracture.")
@@ -292,12 +299,19 @@ def generic_statement(text: str) -> bool:
     if textbook_statement(text):
         return True
     head = text[:3000]
+    if _INSTRUCTS.match(head) and not _OWN_LOOK.search(head):
+        return True  # batch 98: "To judge whether a brain CT is abnormal, check for hemorrhage, ..."
     # batch 34: a question back to the user ("Could you share the patient's surgical history?") asks about the case
     # and says nothing of it
     head = _QUESTION_BACK.sub(" ", head)
     return not ABOUT_CASE.search(head) and bool(GENERIC.search(head))
 
 
+# a reply that opens by telling how to judge ("To judge whether a brain CT is abnormal, check for ..."), and never says
+# what it sees itself
+_INSTRUCTS = re.compile(r"(?i)\A\W*to\s+(?:judge|tell|decide|determine|assess|work\s+out)\s+(?:whether|if)\b"
+                        r"[^.!?\n]{0,160}?,\s*(?:you\s+)?(?:check|look|search|assess|evaluate|examine)\b")
+_OWN_LOOK = re.compile(r"(?i)\b(?:i|i'm|i've|i'd|here|this\s+(?:image|scan|study|film|radiograph|ct|mri))\b")
 _QUESTION_BACK = re.compile(r"(?i)(?:\A|(?<=[.!?\n]))[ \t]*(?:could|can|would|will)\s+you\s+(?:please\s+)?"
                             r"(?:share|provide|send|tell|give|clarify|confirm|upload|attach)\b[^.!?\n]*\?")
 
@@ -337,7 +351,9 @@ _REPLY_ESCAPE = {
         r"|\bnone\s+(?:are|is|fits?|applies|apply)\s+(?:correct|right|accurate|appropriate)\b"
         r"|\b(?:the\s+)?correct\s+(?:answer|diagnosis)\s+is\s+not\s+(?:listed|among|in|one\s+of)\b"
         r"|\bnot\s+(?:listed\s+)?among\s+the\s+(?:options|choices)\b"
-        r"|\b(?:no|not)\b[^.;\n]{0,60}?\b(?:in|on|at|of)\s+either\b"
+        # (not where "or" joins two things denied: batch 98's "there's no flattening or depression of either
+        # hemidiaphragm" speaks of signs, not of the finding asked)
+        r"|\b(?:no|not)\b(?:(?!\bor\b)[^.;\n]){0,60}?\b(?:in|on|at|of)\s+either\b"
         r"|\bneither\s+(?:of\s+(?:them|the\s+\w+)\s+|\w+\s+)?(?:shows?|has|have|is|are|demonstrates?)\b"
         # "No abnormality from this list", "doesn't match any option"
         r"|\b(?:no|none|nothing)\b[^.;:!?\n]{0,30}?\b(?:from|on|in)\s+(?:this|the)\s+list\b"
@@ -488,6 +504,9 @@ def escape_kind_of_reply(text: str) -> list[str]:
 # yes and no, read only as a whole reply or as its opening word ("Sí, se observa ...", "Nein.", "是的，...")
 YES_NO: dict[str, tuple[str, ...]] = {
     "yes": ("sí", "si", "oui", "ja", "jawohl", "sì", "sim", "是的", "是", "对的", "对", "有的", "有", "正确", "はい",
+            # batches 98-99: Hakata Japanese "そうたい、これは胸のレントゲンたい。" (yes, this is a chest X-ray), and
+            # "that's so" in standard Japanese and Kansai
+            "そうたい", "そうです", "そうや",
             "네", "예", "да", "claro que sí", "efectivamente", "en effet", "genau",
             # batch 84: Québécois French ("Ouin, c'est une vue latérale du thorax, là.", yeah, it is a lateral view)
             "ouin",
@@ -622,7 +641,10 @@ YES_NO: dict[str, tuple[str, ...]] = {
            # batch 13: Indonesian, Swedish, Czech, Greek, Hindi
            "tidak", "bukan", "nej", "ne", "όχι", "οχι", "नहीं", "नही",
            # batch 14: Hungarian, Romanian, Finnish, Arabic, Thai
-           "nem", "nu", "ei", "لا", "ไม่", "ไม่ใช่", "ไม่ใช่ครับ", "ไม่ใช่ค่ะ", "ไม่ครับ", "ไม่ค่ะ",
+           "nem", "nu", "ei", "لا",
+           # batch 99: Levantine and Egyptian "لأ، القلب مش تشبير" (no, the heart is not enlarged)
+           "لأ",
+           "ไม่", "ไม่ใช่", "ไม่ใช่ครับ", "ไม่ใช่ค่ะ", "ไม่ครับ", "ไม่ค่ะ",
            # batch 15: Swahili, Persian, Hebrew, Tagalog ("hindi" is also the language's name: only before a comma or
            # at the end, or as "hindi po")
            "hapana", "نه", "לא", "hindi po", "hindi",
@@ -821,7 +843,9 @@ WORDS: dict[str, tuple[str, ...]] = {
               # batch 22: Luxembourgish, Gujarati, Punjabi, Mongolian
               "erwuessenen", "erwuessene", "erwuessen", "પુખ્ત", "ਬਾਲਗ", "насанд хүрэгч", "насанд хүрсэн",
               # batch 70: Teochew ("大人。Epiphyses fused。"; in Chinese and Japanese writing alike a grown-up)
-              "大人"),
+              "大人",
+              # batch 99: Korean (Jeolla "어른이여.", an adult; 성인, an adult in medical use)
+              "어른", "성인"),
     "left": ("izquierdo", "izquierda", "gauche", "links", "linke", "linken", "sinistro", "sinistra", "左侧", "左",
              # batch 17: Slovenian ("v levi ledvici"), Croatian, Serbian
              "levi", "levo", "levem", "lijevi", "lijevoj", "lijevo", "levoj", "levom",
@@ -944,6 +968,8 @@ WORDS: dict[str, tuple[str, ...]] = {
               # batch 68: Unserdeutsch (and German) "Das is ein Kind, ..." (a child; "Kind" alone is the English
               # "kind", so only after its article)
               "ein kind",
+              # batch 98: Hessian "Des is e Kind." (that is a child; its article "e")
+              "e kind",
               # batch 90: Russian "Это рентгенограмма ребёнка." (a radiograph of a child; with and without the ё)
               "ребёнок", "ребенок", "ребёнка", "ребенка",
               # batch 70: Jingpho "Ma rai ai. Growth plates still open." ((it) is a child: "ma" child, "rai" be, "ai" a

@@ -61,7 +61,11 @@ def _opening(opt: str) -> re.Pattern[str]:
 # think it is anything but X", nor "I don't think there is any doubt it is X")
 _DOUBTED_CLAUSE = re.compile(r"(?i)\b(?:i\s+)?(?:don['\u2019]t|do\s+not|dont)\s+(?:think|believe)\s+(?:that\s+)?"
                              r"(?:it|this|that|there|the\s+[\w\-]+(?:\s+[\w\-]+)?)\s*(?:is|'s|are|was|lies|sits)\s+"
-                             r"(?:(?:in|at|on|within)\s+)?(?:(?:the|an?)\s+)?$")
+                             r"(?:(?:in|at|on|within)\s+)?(?:(?:the|an?)\s+)?$"
+                             # batch 98: "I don't see anything here that would make me call this lesion malignant."
+                             r"|\b(?:nothing|(?:don['\u2019]t|do\s+not|dont|can['\u2019]t|cannot)\s+see\s+anything)\b"
+                             r"[^.;!?\n]{0,40}?\bwould\s+make\s+me\s+(?:call|label|consider|think\s+of)\s+"
+                             r"(?:it|this|that|the\s+[\w\-]+)(?:\s+[\w\-]+)?\s+(?:as\s+)?(?:(?:an?|the)\s+)?$")
 
 
 def denied_before(before: str) -> bool:

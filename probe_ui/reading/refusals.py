@@ -807,6 +807,8 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
      r"(?:(?:very|rather|quite|somewhat)\s+)?(?:poor|limited|suboptimal|low|degraded)\b"
      r"|\bresolution\s+(?:here\s+)?(?:is\s+)?(?:(?:very|rather|quite)\s+)?(?:poor|low)\b"
      r"|\bsuboptimal\s+(?:acoustic\s+window|image|study|view|quality|exposure|film|scan)\b"
+     # batch 98: "this film isn't ideal for judging heart size, so please take it as tentative"
+     r"|\b(?:" + _IMAGE + r"|" + _STUDY + r")\s+(?:isn't|is\s+not|wasn't|was\s+not)\s+(?:ideal|optimal)\s+for\b"
      r"|\b" + _FAULT + r"\s+" + _FRAME + r"\b"
      r"|\bonly\s+(?:the\s+)?(?:(?:lower|upper|left|right|top|bottom)\s+)?(?:half|part|portion)\s+of\s+(?:the\s+)?"
      r"[\w\-]+\s+(?:came\s+through|is\s+(?:in\s+the\s+(?:picture|image|frame)|visible|shown))\b)"
@@ -1187,7 +1189,11 @@ _EQUIVOCAL = re.compile(r"(?i)\b(?:both|either)\s+(?:are\s+|is\s+|seem\s+|remain
                         r"|\bdecide\s+between\s+(?!the\s)[^\W\d_][\w\-]*\s+and\s+[^\W\d_][\w\-]*\W*\Z"
                         # batch 35: "The nodule is solid. Then again, there's a thin anechoic rim ..., so it may be
                         # partly cystic - I can't say with confidence which it is.": the answer weighed against another
-                        r"|\bthen\s+again\b[^.!?\n]{0,160}?\b(?:may|might|could)\s+(?:\w+\s+)?be\b")
+                        r"|\bthen\s+again\b[^.!?\n]{0,160}?\b(?:may|might|could)\s+(?:\w+\s+)?be\b"
+                        # batch 99: "... which would fit a late arterial phase. Honestly, I can't tell which of the
+                        # two this is.", "..., so I can't say yes or no with any confidence.": the two answers
+                        # themselves weighed
+                        r"|\b(?:tell|say|decide)\s+which\s+of\s+the\s+two\b|\bsay\s+yes\s+or\s+no\b")
 # declines that, after the findings were weighed, only say the reply cannot choose ("I can't decide", "I honestly
 # don't know which it is")
 _HEDGED_DECLINES = frozenset({"cannot-decide", "do-not-know", "cannot-zh"})
@@ -1202,6 +1208,9 @@ _IMAGE_NAMED = re.compile(r"(?i)\b(?:" + _IMAGE + "|" + _STUDY + r"|resolution|q
 #: between right hip and both hips.", batch 51's "Child.\nRe-evaluation: ...; late adolescent versus adult cannot be
 #: distinguished. Unable to decide.": no decline here (:data:`_WEIGHED`), and no answer (``answers._LEFT_BETWEEN``)
 WEIGHED_BY_NAME = (r"\bunable\s+to\s+decide\s+between\s+[^.;!?\n]{1,40}?\s+and\s+\w"
+                   # batch 98: "Honestly, I can't settle between the left alone and both femurs on this single AP
+                   # view."
+                   r"|\b(?:can't|cannot|can\s+not|cant)\s+settle\s+between\s+[^.;!?\n]{1,40}?\s+and\s+\w"
                    r"|\s(?:versus|vs\.?)\s+[^.;!?\n]{1,40}?\s+(?:cannot|can't|could\s+not)\s+be\s+"
                    # batch 59: "Fracture versus nutrient canal cannot be differentiated on this single view."
                    # batch 63: "... displaced versus non-displaced cannot be determined with confidence."
@@ -1254,7 +1263,8 @@ _WEIGHED = re.compile(r"(?i)\btorn\s+between\b|\bcommit\s+to\s+either\b"
                       r"can\s+not)\s+(?:determine|say|tell)\s+whether\s+[^.?!\n]{1,60}?\s+or\s+not\W*\Z"
                       # batch 85: "Equivocal — there is haziness at both bases and I can't tell which side holds the
                       # fluid.": the finding called equivocal, not the image declined
-                      r"|\A[\W_]*equivocal\b"
+                      # batch 99: "Borderline. It's about 13 cm, right around the cut-off, so I can't say ..."
+                      r"|\A[\W_]*(?:equivocal|borderline)\b"
                       r"|" + WEIGHED_BY_NAME)
 
 
@@ -1272,6 +1282,14 @@ _ANSWER_WITHDRAWN = re.compile(r"(?is)\A\W*(?:final\s+)?answer\s*:\s*\S.*\b(?:ca
                                r"|\A\W*(?:final\s+)?answer\s*:[^\n]*\S[^\n]*\n\s*(?:re-?assessment|reconsideration|"
                                r"revision|addendum)\s*:.*\b(?:(?:cannot|can't|could\s+not)\s+be\s+determined|"
                                r"(?:cannot|can't|could\s+not)\s+determine\s+whether\b[^.!?\n]*\bor\b)[^.!?\n]*[.!]?\s*\Z")
+
+
+# batch 98: an answer given under a heading of its own, then a heading that looks again and leaves it between two
+# ("**Initial answer:** Yes — ...\n\n**Reconsideration:** ... it is not possible to determine whether the signal
+# reflects enhancement or intrinsic T1 shortening."): a withdrawal, not a decline
+_WITHDRAWN_ON_REVIEW = re.compile(r"(?is)\b(?:initial|first|original|preliminary)\s+answer\s*:[^\n]*\S[^\n]*\n"
+                                  r"(?:[^\n]*\n)*?[\s*_#]*(?:re-?consideration|re-?assessment|revision|addendum|"
+                                  r"second\s+look)\s*[*_]*\s*:[^\n]*\bwhether\b[^.!?\n]{1,120}?\bor\b")
 
 
 # the reply takes back an answer of its own: a withdrawal, not a decline
@@ -1294,6 +1312,9 @@ def is_refusal(text: str) -> bool:
         return False
     if _WITHDRAWS_OWN.search(t):
         return False  # batch 88: "... I'm withdrawing my initial "yes" — it could be T2, PD or an atypical T1"
+    if _WITHDRAWN_ON_REVIEW.search(t) and refusal_names(t) <= {"cannot-be-determined", "cannot-decide",
+                                                                "impossible-to-tell"}:
+        return False  # batch 98: "**Initial answer:** Yes ...\n**Reconsideration:** ... whether ... or ..."
     if _WEIGHED.search(t):
         # batches 62-63: what the weighing itself says ("cannot say for certain whether ...", "... cannot be determined
         # with confidence") is no decline either

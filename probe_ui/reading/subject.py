@@ -530,7 +530,9 @@ _ADJECTIVE = re.compile(r"(?i)^(?:[a-z\-]+(?:ed|al|ic|ous|ive|ant|ent|ar|ile|oid
                         r"present|absent|visible|benign|clear|intact|patent|open|closed|thick|thin|large|small)$")
 # what says the opposite of a predicate without "not"
 ANTONYMS: dict[str, tuple[str, ...]] = {
-    "enlarged": ("normal in size", "normal size", "normal-sized", "normal sized", "small", "within normal limits"),
+    # batch 99: "size normal" reads "the heart size looks normal" (a word may stand between)
+    "enlarged": ("normal in size", "normal size", "normal-sized", "normal sized", "size normal", "small",
+                 "within normal limits"),
     "dilated": ("normal caliber", "normal calibre", "normal in caliber", "collapsed", "decompressed"),
     "normal": ("abnormal", "enlarged", "dilated", "pathologic", "pathological"),
     "abnormal": ("normal", "unremarkable", "within normal limits"),

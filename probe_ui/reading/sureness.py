@@ -415,7 +415,8 @@ def _sentences(text: str) -> list[str]:
 # (D)**"), a recommendation or a caveat after it
 _CONCLUDING_SENTENCE = re.compile(r"(?i)\A[\W_]*(?:so|therefore|thus|hence|overall|in\s+summary|in\s+conclusion|"
                                   r"to\s+sum\s+up|impression|conclusion|answer|final\s+answer|diagnosis|verdict|"
-                                  r"bottom\s+line|main\s+finding)\b")
+                                  r"bottom\s+line|main\s+finding|(?:putting|taking|taken|pulling)\s+(?:(?:it|this|"
+                                  r"these|everything|all\s+(?:of\s+)?this)\s+)?together|all\s+things\s+considered)\b")
 
 
 _SUPPOSED = re.compile(r"(?i)\b(?:would|could|might|if|unless|not|no|n't|rather\s+than|instead\s+of|except)\b|n't")
@@ -578,6 +579,10 @@ def _settled_reversal(text: str, item: Item, label: str | None) -> bool:
     if label is None:
         return False
     found = last_declaration(text, item)
+    if item.kind == "label" and found.at >= 0 and not any(
+            re.search(phrase_regex(w).pattern, text[found.at:found.at + 80], re.IGNORECASE)
+            for w, lb in item.words if lb == label):
+        return False  # "..., while blue is further down." declares red without naming it: no settling word
     return (found.label == label and found.at > max((start for start, _ in _change_of_mind_cues(text)), default=-1)
             and len(text[found.at:].split()) <= _SETTLING_WORDS)
 
@@ -877,7 +882,31 @@ def doubts(text: str, item: Item, method: str, label: str | None = None, *, refu
         found.append("another finding")  # "- No pleural effusions.\nYes, the film is adequately inspired ..."
     if method == "label_word" and _word_against_its_clause(t, item, label):
         found.append("contradiction")  # "Yes, I'm confident this liver is normal." to "Is the liver cirrhotic?"
+    if method in ("label_word", "leading") and item.kind == "label" and _placed_the_other_way(t, item, label):
+        found.append("contradiction")  # batch 98: "the blue dot is deep in the reticular dermis." to "... closest ...?"
     return found
+
+
+# the two senses a dot question asks in (closest to the camera or the surface; deepest, farthest)
+_NEAR = frozenset("close closer closest near nearer nearest shallow shallower shallowest superficial surface front "
+                  "foreground".split())
+_FAR = frozenset("deep deeper deepest far farther farthest further furthest distant behind background".split())
+
+
+def _placed_the_other_way(text: str, item: Item, label: str | None) -> bool:
+    """Label items asked in one sense of depth ("Which dot is closest to the surface?"): every clause that names the
+    label read places it in the other sense ("the blue dot is deep in the reticular dermis"): the reply says where
+    that dot is, not that it is the answer."""
+    asked = set(re.findall(r"[a-z]+", item.question.casefold()))
+    sense = _NEAR if asked & _NEAR and not asked & _FAR else _FAR if asked & _FAR and not asked & _NEAR else None
+    if sense is None or label is None:
+        return False
+    other = _FAR if sense is _NEAR else _NEAR
+    words = [w for w, lb in item.words if lb == label]
+    clauses = [c for c in re.split(r"[.;:!?\n,]|\b(?:while|whereas|but|and)\b", text.casefold())
+               if any(re.search(r"(?<![\w\-])" + re.escape(w.casefold()) + r"(?![\w\-])", c) for w in words)]
+    return bool(clauses) and all(set(re.findall(r"[a-z]+", c)) & other and not set(re.findall(r"[a-z]+", c)) & sense
+                                 for c in clauses)
 
 
 def _clauses_after(text: str, item: Item, label: str | None, marked: bool = True) -> Iterator[str]:
@@ -952,8 +981,9 @@ def _denied_there_then_found(text: str) -> bool:
 
 
 def _sign_denied_then_another(text: str, question: str) -> bool:
-    """An opening denial of one sign of the finding asked about, then another of its signs stated undenied in a later
-    sentence ("No cortical step. A lucent line crosses the distal radius." to "Is there a fracture?")."""
+    """An opening denial of one sign of the finding asked about, then another of its signs, or the finding itself,
+    stated undenied in a later sentence ("No cortical step. A lucent line crosses the distal radius." to "Is there a
+    fracture?")."""
     first = SENTENCE_END.search(text)
     if first is None:
         return False
@@ -964,8 +994,11 @@ def _sign_denied_then_another(text: str, question: str) -> bool:
         opening = text[:first.start()].casefold()
         if any(re.search(r"\b" + re.escape(x) + r"\b", opening) for x in signs):
             for clause in re.split(r"[.;!?\n,]", text[first.end():]):
-                if not CLAUSE_NEGATION.search(clause) and any(re.search(r"(?i)\b" + re.escape(x) + r"\b", clause)
-                                                              for x in signs):
+                # review 96: or the finding itself ("No lucency around the screws; there is a new fracture of the
+                # greater trochanter.")
+                if not CLAUSE_NEGATION.search(clause) and (
+                        any(re.search(r"(?i)\b" + re.escape(x) + r"\b", clause) for x in signs)
+                        or re.search(r"(?i)\b" + re.escape(finding), clause)):
                     return True
     return False
 

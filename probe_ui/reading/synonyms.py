@@ -320,7 +320,7 @@ GRADES: dict[str, tuple[str, ...]] = {
 }
 # a narrower term that overlaps another: "Baby." is not read where the item offers both "Neonate" and "Pediatric"
 OVERLAPS: dict[str, frozenset[str]] = {"infant": frozenset({"neonate"})}
-# capitals only ("MI", "PE"): a lowercase "pe" or "ms" is another word
+# capitals only ("MI", "PE"): a lowercase "pe" or "ms" is another word (but see _LOWER_CASE_TOO)
 _ABBREVIATIONS: dict[str, tuple[str, ...]] = {
     "myocardial infarction": ("MI", "STEMI", "NSTEMI"),
     "pulmonary embolism": ("PE",),
@@ -573,4 +573,14 @@ def canonical(text: str, narrow: frozenset[str] = frozenset()) -> str:
     found = [a for a in abbrev if a in tokens]
     if found:
         t = re.sub(r"(?<![\w\-])(?:" + "|".join(found) + r")(?![\w\-])", lambda m: abbrev[m.group(0)], t)
+    if not any(c.isupper() for c in t) and len(tokens) >= 3:  # batch 99: LLaVA's "bph, the prostate is big ..."
+        lower = [a.lower() for a in abbrev if len(a) >= 3 and a not in _ALSO_WORDS and a.lower() in tokens]
+        if lower:
+            t = re.sub(r"(?<![\w\-])(?:" + "|".join(lower) + r")(?![\w\-])", lambda m: abbrev[m.group(0).upper()], t)
     return t
+
+
+#: a sentence written all in lower case writes its abbreviations so too: one of three letters or more is read in lower
+#: case there ("bph, the prostate is big"), except those that are also words ("cap", "ich" in German); not a lone
+#: lower-case token ("nhl" may be the hockey league)
+_ALSO_WORDS = frozenset({"AAA", "AMD", "CAP", "HAP", "ICH"})

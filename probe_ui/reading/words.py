@@ -122,6 +122,10 @@ _NAMED_MARKER = re.compile(r"(?i)the[ \t]+[*_]*([^\W\d_]+)[*_]*[ \t]+(?:dot|one|
                            r"(?=[ \t]*(?:[.!\n\u2013\u2014]|\s-\s|\Z))")
 # (once only: "The red dot - superficial. The green dot - intermediate. The blue dot - deepest." walks the markers)
 _NAMED_AGAIN = re.compile(r"(?i)\bthe[ \t]+[*_]*[^\W\d_]+[*_]*[ \t]+(?:dot|one|marker|point)\b")
+# batch 98: "The blue one. It sits on the jaw ... The red dot is on the surface of the liver ...": the opening marker
+# the only one named as a clause of its own (the others described), not a walk through them all
+_NAMED_ALONE = re.compile(r"(?i)(?:\A|[.!?\n])[ \t*_>]*the[ \t]+[*_]*[^\W\d_]+[*_]*[ \t]+(?:dot|one|marker|point)\b"
+                          r"(?=[ \t]*(?:[.!\n\u2013\u2014]|\s-\s|\Z))")
 
 
 def _echoed_answer(text: str, item: Item) -> str | None:
@@ -153,7 +157,8 @@ def leading_word(text: str, item: Item) -> str | None:
     if echoed is not None:
         return echoed
     named = _NAMED_MARKER.match(t) if item.kind == "label" else None
-    if named is not None and len(_NAMED_AGAIN.findall(t)) == 1 and not _TURNS.match(t, named.end()) \
+    if named is not None and (len(_NAMED_AGAIN.findall(t)) == 1 or len(_NAMED_ALONE.findall(t)) == 1) \
+            and not _TURNS.match(t, named.end()) \
             and not _TURNS.search(re.split(r"[.;!?\n]", t[named.end():], maxsplit=1)[0]):
         # batch 93: "The **blue** dot — it lies on the epidermal surface, while red and green are deeper": the marker
         # named as the reply's opening clause
