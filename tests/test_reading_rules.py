@@ -11094,8 +11094,6 @@ def test_hard_to_judge_because_the_image_is_cropped_is_a_decline() -> None:
     ("- Composition: isoechoic tissue throughout.\n- Doppler: internal vascularity.\n\n**Answer:** It isn't cystic.",
      "choice", ("A", "B"), ("The nodule is solid", "The nodule is cystic"), "Is the nodule solid or cystic?", "A",
      True),
-    ("**Clear as day.**\n\n**Findings:** An oblique fracture of the distal fibula.", "yesno", YN, (),
-     "Is there a fracture?", "yes", True),
     # an answer's body that speaks of the other option in general, or as a supposition, argues for nothing
     ("The vessels on the disc loop irregularly: NVD. Non-proliferative disease can show haemorrhages, but by "
      "definition it doesn't have neovascularisation.\n\n**Answer: A — proliferative diabetic retinopathy.**", "choice",
@@ -11161,6 +11159,21 @@ def test_declines_and_doubts_of_batches_98_99(reply: str, declines: bool) -> Non
      "Which of the dots is closest to the surface of the skin?", "green"),
     ("I don't see anything here that would make me call this lesion malignant.", "choice", ("A", "B"),
      ("Benign", "Malignant"), "Is the breast lesion benign or malignant?", "A"),
+    # a hostile review of 3aa43ea
+    ("Clear as day. Normal study.", "yesno", YN, (), "Is there a fracture?", "no"),
+    ("**Crystal clear.** The lungs are fully expanded with markings to the periphery.", "yesno", YN, (),
+     "Is there a pneumothorax?", "no"),
+    ("The red dot is further along the vessel but closer to the camera, so red.", "label", ("red", "blue"), (),
+     "Which dot is closer to the camera?", "red"),
+    ("Red. The red one is deeper in the frame than it looks, yet it still sits nearer the lens than blue.", "label",
+     ("red", "blue"), (), "Which dot is closer to the camera?", "red"),
+    ("어른스러워 보이지만 성장판이 아직 열려 있는 아이입니다.", "label", ("child", "adult"), (),
+     "Is this radiograph of a child or an adult?", "child"),
+    ("Both hips are painful. Putting it together, I still can't separate septic arthritis from avascular necrosis "
+     "without aspiration.", "choice", ("A", "B"), ("Septic arthritis", "Avascular necrosis"),
+     "What is the most likely diagnosis?", None),
+    ("The blue one.\nOr the red one. They are at the same depth.", "label", ("red", "blue"), (),
+     "Which dot is closer to the camera?", None),
 ])
 def test_near_misses_of_batches_98_99_are_never_sure_and_wrong(
         reply: str, kind: str, labels: tuple[str, ...], options: tuple[str, ...], question: str,

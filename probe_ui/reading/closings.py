@@ -98,7 +98,8 @@ _WEIGHED = re.compile(r"(?i)\b(?:would|could|might|may|if|unless|whether|possibl
 # how far back from the closing answer the body is read
 _REACH = 3000
 # a sentence about an option in general, or about what the image would show were it another (against_body)
-_IN_GENERAL = re.compile(r"(?i)[^.!?\n]*(?:\bby\s+definition\b|\bdefining\s+(?:feature|characteristic|sign)s?\b"
+_IN_GENERAL = re.compile(r"(?i)[^.!?\n]*(?:\bby\s+definition\b"
+                         r"|\bdefining\s+(?:feature|characteristic|sign)s?\s+of\b[^.!?\n]{1,80}?\s(?:is|are)\b"
                          r"|\bif\s+(?:this|it)\s+(?:were|was)\b|" + lexicon.GENERIC.pattern[4:] + r")[^.!?\n]*")
 
 

@@ -496,6 +496,16 @@ _OPPOSITE_COMPARATIVES = {"closer": "deeper further farther", "nearer": "deeper 
                           "brighter": "darker", "darker": "brighter", "higher": "lower", "lower": "higher"}
 
 
+def _same_sense(sentence: str, item: Item) -> bool:
+    """Whether ``sentence`` also says the question's own comparative or its like ("... but closer to the camera")."""
+    asked = [w for w in re.findall(r"[a-z]+er\b", item.question.casefold()) if w in _OPPOSITE_COMPARATIVES]
+    if not asked:
+        return False
+    others = set(_OPPOSITE_COMPARATIVES[asked[0]].split())
+    same = {w for w, ops in _OPPOSITE_COMPARATIVES.items() if set(ops.split()) == others}
+    return any(re.search(r"(?i)\b" + w + r"\b", sentence) for w in same)
+
+
 @functools.lru_cache(maxsize=1024)
 def _label_opposite(item: Item) -> re.Pattern[str] | None:
     """Label items of two labels asked with a comparative (batch 99): "<label> [dot] [is] <the other sense's
@@ -512,7 +522,7 @@ def _label_opposite(item: Item) -> re.Pattern[str] | None:
         r"(?i)(?<![\w\-])(" + words + r")(?:[ \t]+(?:dot|one|circle|point|marker))?"
         r"(?:[ \t]+(?:is|was|lies|sits|seems|appears|looks))?[ \t]+(?:much[ \t]+|slightly[ \t]+|a[ \t]+bit[ \t]+)?"
         r"(?:" + "|".join(_OPPOSITE_COMPARATIVES[asked[0]].split()) + r")\b"
-        r"(?![ \t]+(?:to|forward|up|upward|in[ \t]+front|than)\b)")
+        r"(?![ \t]+(?:to|forward|up|upward|in[ \t]+front|than|along|in[ \t]+the[ \t]+frame)\b)")
 
 
 @functools.lru_cache(maxsize=1024)
@@ -663,9 +673,16 @@ def last_declaration(text: str, item: Item) -> Found:
             if lab is not None and not is_negated(text[max(0, m.start() - 200):m.start()]):
                 cands.append((m.start(), "postopt", m.start(), m.end(), lab))
         opposite = _label_opposite(item)
-        for m in opposite.finditer(text) if opposite is not None else ():
+        placings = list(opposite.finditer(text)) if opposite is not None else []
+        if len({m.group(1).casefold() for m in placings}) > 1:
+            placings = []  # "Blue is farther down the lumen, and so is red": both placed, neither the answer
+        for m in placings:
             placed = next((lb for w, lb in item.words if phrase_regex(w).fullmatch(m.group(1))), None)
             lab = next((lb for _, lb in item.words if lb != placed), None)
+            start = max((x.end() for x in SENTENCE_END.finditer(text, 0, m.start())), default=0)
+            stop = SENTENCE_END.search(text, m.end())
+            if _same_sense(text[start:stop.start() if stop else len(text)], item):
+                continue  # "The red dot is further along the vessel but closer to the camera": both senses said
             if placed is not None and lab is not None and not is_negated(text[max(0, m.start() - 200):m.start()]):
                 cands.append((m.start(), "postopt", m.start(), m.end(), lab))
         prefix = _label_prefix(item)

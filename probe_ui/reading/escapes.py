@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 from probe_ui.reading import lexicon, overlap
+from probe_ui.reading.cleaning import mask_spans
 from probe_ui.reading.item import Item
 
 
@@ -79,5 +80,21 @@ def escape_conflict(text: str, item: Item, label: str) -> bool:
         if lexicon.escape_kind_of_option(opt):
             body = r"[\s\-]+".join(re.escape(w) for w in opt.split())
             text = re.sub(r"(?i)[(\[]?\b[A-Z][)\].:][ \t]*" + body, " ", text)
+    text = mask_spans(text, _either_of_another(text[:4000], item))
     said = {lb for k in lexicon.escape_kind_of_reply(text[:4000]) for lb in item.escapes.get(k, ())}
     return bool(said) and label not in said
+
+
+# "no <something> in/on/of either <side>", which says "neither" of the finding the question asks about
+_NO_IN_EITHER = re.compile(r"(?i)\b(?:no|not)\b([^.;\n]{0,60}?)\b(?:in|on|at|of)\s+either\b")
+
+
+def _either_of_another(text: str, item: Item) -> list[tuple[int, int]]:
+    """Spans of "no X ... either" where X holds no word of the question (batch 98: "there's no flattening or depression
+    of either hemidiaphragm" to "On which side is the pneumothorax?" denies a sign, not the finding asked about; "No
+    hydronephrosis in either kidney" to "Which kidney shows hydronephrosis?" does)."""
+    if not item.question:
+        return []
+    asked = {overlap.stem(w) for w in re.findall(r"[^\W\d_]+", item.question.casefold()) if len(w) > 3}
+    return [m.span() for m in _NO_IN_EITHER.finditer(text)
+            if not asked & {overlap.stem(w) for w in re.findall(r"[^\W\d_]+", m.group(1).casefold())}]

@@ -170,9 +170,6 @@ def mask_idioms(text: str) -> str:
     if "miss" in low or "mistak" in low:
         text = _PLAINLY_THERE.sub("present", text)
         low = text.lower()
-    if " as day" in low or "crystal clear" in low:
-        # batch 98: "**Clear as day.**\n\n**Technique:** ...": the idiom opening the reply is the answer yes
-        text = _CLEAR_AS_DAY_CLAUSE.sub(r"\1yes", text, count=1)
     if "no" not in low and "doubt" not in low:
         return text
     if low.lstrip(" \t\n\"'*_>").startswith("there"):
@@ -189,10 +186,6 @@ def mask_idioms(text: str) -> str:
 _WITHOUT_DOUBT_CLAUSE = re.compile(r"(?i)\A([\s\"'*_>]*)without\s+(?:a|any)\s+(?:shadow\s+of\s+a\s+)?doubt"
                                    r"(?=[ \t]*(?:[:.!,;\-\u2013\u2014]|\Z))"
                                    r"(?![ \t]*[:.!,;\-\u2013\u2014]+[ \t]*(?:no|not|none|nothing|neither)\b)")
-_CLEAR_AS_DAY_CLAUSE = re.compile(r"(?i)\A([\s\"'*_>]*)(?:it(?:'s|\s+is)\s+)?"
-                                  r"(?:(?:clear|plain)\s+as\s+day|crystal\s+clear)"
-                                  r"(?=[ \t*_]*(?:[:.!,;\-\u2013\u2014]|\Z))"
-                                  r"(?![ \t*_]*[:.!,;\-\u2013\u2014]+[ \t*_]*(?:no|not|none|nothing|neither)\b)")
 _NO_DOUBT_CLAUSE = re.compile(r"(?i)\A([\s\"'*_>]*)there(?:'s|\s+is)\s+no\s+doubt\s+about\s+it"
                               r"(?=[ \t]*(?:[:.!,;\-\u2013\u2014]|\Z))"
                               # not where a denial follows ("There's no doubt about it: no fracture.")
@@ -351,9 +344,7 @@ _REPLY_ESCAPE = {
         r"|\bnone\s+(?:are|is|fits?|applies|apply)\s+(?:correct|right|accurate|appropriate)\b"
         r"|\b(?:the\s+)?correct\s+(?:answer|diagnosis)\s+is\s+not\s+(?:listed|among|in|one\s+of)\b"
         r"|\bnot\s+(?:listed\s+)?among\s+the\s+(?:options|choices)\b"
-        # (not where "or" joins two things denied: batch 98's "there's no flattening or depression of either
-        # hemidiaphragm" speaks of signs, not of the finding asked)
-        r"|\b(?:no|not)\b(?:(?!\bor\b)[^.;\n]){0,60}?\b(?:in|on|at|of)\s+either\b"
+        r"|\b(?:no|not)\b[^.;\n]{0,60}?\b(?:in|on|at|of)\s+either\b"
         r"|\bneither\s+(?:of\s+(?:them|the\s+\w+)\s+|\w+\s+)?(?:shows?|has|have|is|are|demonstrates?)\b"
         # "No abnormality from this list", "doesn't match any option"
         r"|\b(?:no|none|nothing)\b[^.;:!?\n]{0,30}?\b(?:from|on|in)\s+(?:this|the)\s+list\b"
@@ -844,8 +835,8 @@ WORDS: dict[str, tuple[str, ...]] = {
               "erwuessenen", "erwuessene", "erwuessen", "પુખ્ત", "ਬਾਲਗ", "насанд хүрэгч", "насанд хүрсэн",
               # batch 70: Teochew ("大人。Epiphyses fused。"; in Chinese and Japanese writing alike a grown-up)
               "大人",
-              # batch 99: Korean (Jeolla "어른이여.", an adult; 성인, an adult in medical use)
-              "어른", "성인"),
+              # batch 99: Korean (Jeolla "어른이여.", an adult; with its copula, not "어른스러워", mature-looking)
+              "어른이", "어른입"),
     "left": ("izquierdo", "izquierda", "gauche", "links", "linke", "linken", "sinistro", "sinistra", "左侧", "左",
              # batch 17: Slovenian ("v levi ledvici"), Croatian, Serbian
              "levi", "levo", "levem", "lijevi", "lijevoj", "lijevo", "levoj", "levom",

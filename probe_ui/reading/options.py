@@ -63,8 +63,10 @@ _DOUBTED_CLAUSE = re.compile(r"(?i)\b(?:i\s+)?(?:don['\u2019]t|do\s+not|dont)\s+
                              r"(?:it|this|that|there|the\s+[\w\-]+(?:\s+[\w\-]+)?)\s*(?:is|'s|are|was|lies|sits)\s+"
                              r"(?:(?:in|at|on|within)\s+)?(?:(?:the|an?)\s+)?$"
                              # batch 98: "I don't see anything here that would make me call this lesion malignant."
-                             r"|\b(?:nothing|(?:don['\u2019]t|do\s+not|dont|can['\u2019]t|cannot)\s+see\s+anything)\b"
-                             r"[^.;!?\n]{0,40}?\bwould\s+make\s+me\s+(?:call|label|consider|think\s+of)\s+"
+                             # (not "nothing solid in it, which would make me call this a simple cyst")
+                             r"|\b(?:nothing|(?:don['\u2019]t|do\s+not|dont|can['\u2019]t|cannot)\s+see\s+anything)"
+                             r"(?:\s+(?:here|there|on\s+(?:this|the)\s+[\w\-]+))?\s+(?:that\s+)?"
+                             r"would\s+make\s+me\s+(?:call|label|consider|think\s+of)\s+"
                              r"(?:it|this|that|the\s+[\w\-]+)(?:\s+[\w\-]+)?\s+(?:as\s+)?(?:(?:an?|the)\s+)?$")
 
 

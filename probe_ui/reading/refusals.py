@@ -1211,6 +1211,11 @@ WEIGHED_BY_NAME = (r"\bunable\s+to\s+decide\s+between\s+[^.;!?\n]{1,40}?\s+and\s
                    # batch 98: "Honestly, I can't settle between the left alone and both femurs on this single AP
                    # view."
                    r"|\b(?:can't|cannot|can\s+not|cant)\s+settle\s+between\s+[^.;!?\n]{1,40}?\s+and\s+\w"
+                   # hostile review of 3aa43ea: "I still can't separate septic arthritis from avascular necrosis"
+                   # (the reply's own, not "the radiograph can't distinguish infective consolidation from ...")
+                   r"|\bi\s+(?:still\s+|honestly\s+|really\s+)?(?:can't|cannot|can\s+not|cant)\s+"
+                   r"(?:separate|distinguish|differentiate)\s+[^.;!?\n]{1,40}?"
+                   r"\s+from\s+\w"
                    r"|\s(?:versus|vs\.?)\s+[^.;!?\n]{1,40}?\s+(?:cannot|can't|could\s+not)\s+be\s+"
                    # batch 59: "Fracture versus nutrient canal cannot be differentiated on this single view."
                    # batch 63: "... displaced versus non-displaced cannot be determined with confidence."

@@ -123,8 +123,9 @@ _NAMED_MARKER = re.compile(r"(?i)the[ \t]+[*_]*([^\W\d_]+)[*_]*[ \t]+(?:dot|one|
 # (once only: "The red dot - superficial. The green dot - intermediate. The blue dot - deepest." walks the markers)
 _NAMED_AGAIN = re.compile(r"(?i)\bthe[ \t]+[*_]*[^\W\d_]+[*_]*[ \t]+(?:dot|one|marker|point)\b")
 # batch 98: "The blue one. It sits on the jaw ... The red dot is on the surface of the liver ...": the opening marker
-# the only one named as a clause of its own (the others described), not a walk through them all
-_NAMED_ALONE = re.compile(r"(?i)(?:\A|[.!?\n])[ \t*_>]*the[ \t]+[*_]*[^\W\d_]+[*_]*[ \t]+(?:dot|one|marker|point)\b"
+# the only one named as a clause of its own (the others described), not a walk through them all, nor "The blue one.
+# Or the red one." (hostile review of 3aa43ea)
+_NAMED_ALONE = re.compile(r"(?i)\bthe[ \t]+[*_]*[^\W\d_]+[*_]*[ \t]+(?:dot|one|marker|point)\b"
                           r"(?=[ \t]*(?:[.!\n\u2013\u2014]|\s-\s|\Z))")
 
 
