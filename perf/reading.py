@@ -297,6 +297,11 @@ BATCH_NOTES = {
     97: "an ordinary week on a department server, all five models; Rioplatense Spanish, Majorcan Catalan, Viennese "
         "German, Manglish; measured held out once, blind (98.6 % intended, 90.5 % sure and right, 2 sure errors), then "
         "fixed",
+    98: "long replies a sixth time (140 of 240 of 150 words or more); Spanglish, Jopara, Hessian German, Hakata "
+        "Japanese; measured held out once, blind (91.0 % intended, 75.2 % sure and right, 1 sure error), then fixed",
+    99: "an ordinary week on a department server, all five models; Hakata Japanese, Jeolla Korean, rural Palestinian "
+        "Arabic, European Portuguese; measured held out once, blind (97.1 % intended, 88.6 % sure and right, 1 sure "
+        "over-read), then fixed",
 }
 
 
