@@ -489,9 +489,9 @@ def test_every_kind_is_read_as_intended_nearly_always(corpus_rows: tuple[dict[st
         # cardiothoracic ratio is judged on any film, read yes), "final_verdict" at seven (b94-0166, "**Answer: B.
         # Mildly enlarged**" and then "I can't reliably choose between A and B from this image", read B and flagged as
         # a decline), none sure (README "Batch 94", "Batch 95"); "final_verdict" at eight (b96-0166, "**Answer: D. 4**"
-        # and then a second look that doubts one of the four teeth, read D, unsure; README "Batch 96"); "over_reading" at
-        # seventeen (b98-0175, a report cut off under its bile duct heading; b98-0177, a spleen "at the upper limit of
-        # normal or minimally enlarged"; both read no from the findings they deny, unsure; README "Batch 98")
+        # and then a second look that doubts one of the four teeth, read D, unsure; README "Batch 96"); "over_reading"
+        # at seventeen (b98-0175, a report cut off under its bile duct heading; b98-0177, a spleen "at the upper limit
+        # of normal or minimally enlarged"; both read no from the findings they deny, unsure; README "Batch 98")
         assert v["over_read"] <= {"over_reading": 17, "final_verdict": 8}.get(kind, 1), (kind, v)
 
 

@@ -11180,3 +11180,51 @@ def test_near_misses_of_batches_98_99_are_never_sure_and_wrong(
         meant: str | None) -> None:
     answer = extract(reply, kind, labels, options, question=question)
     assert not (answer.sure and answer.choice != meant), answer
+
+
+@pytest.mark.parametrize("reply, kind, labels, options, question, meant", [
+    # batch 101: Upper Saxon "Nu" is yes where German follows, the Romanian no otherwise; Klingon; a depth said with
+    # "at the"; an incorrect premise shown by a general fact
+    ("Nu, das is's Beggn, mit beeden Hüften.", "yesno", YN, (), "Is this an image of the pelvis?", "yes"),
+    ("Nu, inima nu este mărită.", "yesno", YN, (), "Is the heart enlarged?", "no"),
+    ("ghobe'.", "yesno", YN, (), "Is this an ultrasound image?", "no"),
+    ("The red dot is on the near fold, the green dot is midway, and the blue dot sits at the far end of the lumen, so "
+     "blue is at the greatest depth.", "label", ("red", "green", "blue"), (),
+     "Which of the dots is at the greatest depth?", "blue"),
+    ("there is no left middle lobe, the left lung only has two lobes", "choice", ("A", "B", "C"),
+     ("The question contains a clinically incorrect premise", "Lateral segment", "Medial segment"),
+     "Which segment of the left middle lobe shows the consolidation?", "A"),
+])
+def test_words_and_verdicts_of_batch_101(reply: str, kind: str, labels: tuple[str, ...], options: tuple[str, ...],
+                                        question: str, meant: str) -> None:
+    answer = extract(reply, kind, labels, options, question=question)
+    assert (answer.choice, answer.sure) == (meant, True), answer
+
+
+def test_declines_and_withdrawals_of_batch_101() -> None:
+    assert is_refusal("i dont see an image in your message")
+    assert is_refusal("The image is quite blurry, so this is uncertain, but I don't think there's a fracture. No.")
+    assert not is_refusal("I do not see any fracture in the image.")
+    answer = extract("Yes, dilated.\n\nOn re-measurement the duct is 7 mm, which could be normal for an older or "
+                     "post-cholecystectomy patient, or mildly dilated. I'm not sure either way.", "yesno", YN, (),
+                     question="Is the common bile duct dilated?")
+    assert answer.choice is None, answer
+    # "Nu." alone is the Romanian no, as before, but a guess: the Saxon yes is the same word
+    alone = extract("Nu.", "yesno", YN, (), question="Is the heart enlarged?")
+    assert (alone.choice, alone.sure) == ("no", False), alone
+
+
+@pytest.mark.parametrize("reply, kind, labels, options, question, meant", [
+    # a hostile review of 3aa43ea: a body whose second clause concludes another option; a correction framed as advice
+    ("By definition a simple cyst has no internal echoes; this lesion has layering debris and a thick enhancing wall, "
+     "exactly what an abscess shows. Answer: A.", "choice", ("A", "B", "C"), ("Simple cyst", "Hemangioma", "Abscess"),
+     "What is the most likely diagnosis of this liver lesion?", None),
+    ("Free air under the diaphragm with a dilated loop. So overall, observation. Actually, given the free air, an "
+     "urgent surgical consultation is warranted.", "choice", ("A", "B", "C"), ("Surgery", "Observation", "Antibiotics"),
+     "What is the most appropriate management?", "A"),
+])
+def test_near_misses_after_3aa43ea_are_never_sure_and_wrong(reply: str, kind: str, labels: tuple[str, ...],
+                                                             options: tuple[str, ...], question: str,
+                                                             meant: str | None) -> None:
+    answer = extract(reply, kind, labels, options, question=question)
+    assert not (answer.sure and answer.choice != meant), answer

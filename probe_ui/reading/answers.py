@@ -620,7 +620,9 @@ def extract(text: str, kind: str, labels: Sequence[str], options: Sequence[str] 
         clean = entry
     full = clean
     advice = closing_advice(clean)
-    if advice is not None:
+    if advice is not None and REVERSAL.search(clean, advice) is None:
+        # (not advice that opens by changing the answer: "So overall, observation. Actually, given the free air, an
+        # urgent surgical consultation is warranted.", a hostile review of 3aa43ea)
         # batch 72: a closing paragraph of advice to the person ("So the best fit is aortic dissection — C.\n\nPlease
         # note: if this is happening to you ... call emergency services immediately.") is no part of the answer: the
         # reply is read, and its sureness judged, without it, where the advice itself names nothing else
@@ -1193,6 +1195,8 @@ _LEFT_BETWEEN = re.compile(r"(?i)\bi\s+(?:honestly\s+|really\s+|still\s+)?(?:can
                            r"\s+now[ \t]*(?:[.!]|\Z)"
                            # batch 98: "Conclusion: I am unable to determine with confidence whether this image was
                            # acquired before or after gadolinium."
+                           # batch 101: "... or mildly dilated. I'm not sure either way."
+                           r"|\bi(?:'m|\s+am)\s+(?:not|no\s+longer)\s+sure\s+either\s+way\b"
                            r"|\bi(?:'m|\s+am)\s+unable\s+to\s+(?:determine|say|tell)\s+(?:with\s+(?:any\s+)?confidence\s+)?"
                            r"whether\b[^.;!?\n]{1,120}?\bor\b"
                            r"|" + WEIGHED_BY_NAME)
@@ -1515,7 +1519,10 @@ def _read_choice(clean: str, item: Item, decl: Found, out_of_range: bool, refusa
         # (batch 37: not a reply that opens with its answer set off as a sentence of its own, the option's text or the
         # other of two options denied: "Cytotoxic edema. The hyperintensity involves both grey and white matter in a
         # vascular territory, ...", "Not vasogenic. The signal abnormality ... involves the cortex.")
-        if method not in ("bare", "leading") and not (method == "final_verdict" and _LETTER_CLOSES.search(clean)) \
+        # (batch 101: nor the escape option a general fact gives: "there is no left middle lobe, the left lung only has
+        # two lobes" to a question about the left middle lobe states its incorrect premise)
+        if method not in ("bare", "leading", "escape_option") \
+                and not (method == "final_verdict" and _LETTER_CLOSES.search(clean)) \
                 and not _opens_with_answer(clean, item, label) and lexicon.generic_statement(clean):
             return None, "none"  # "Melanoma is the most dangerous skin cancer, and benign nevi are common."
         return label, method

@@ -50,6 +50,8 @@ _CONCLUDING = re.compile(
     r"(?i)\b(?:(?:classic(?:al)?|typical|characteristic|diagnostic|pathognomonic|suggestive|indicative|consistent|"
     r"compatible)(?:ally)?\s+(?:for|of|with)|(?:the\s+)?(?:features?|pattern|picture|appearance|hallmarks?)\s+of|"
     r"points?\s+(?:to|towards?)|pointing\s+(?:to|towards?)|in\s+keeping\s+with|favou?r(?:s|ing)?|"
+    # hostile review of 3aa43ea: "..., exactly what an abscess shows"
+    r"(?:exactly|precisely)\s+what(?=\s+(?:an?|the)\s)|"
     r"(?:classic(?:al)?|typical|textbook)(?=\s+[^\W\d_])(?!\s+(?:for|of|with|features?|appearances?|pattern|"
     r"picture|findings?|signs?|case)\b))\s+"
 )
@@ -98,9 +100,13 @@ _WEIGHED = re.compile(r"(?i)\b(?:would|could|might|may|if|unless|whether|possibl
 # how far back from the closing answer the body is read
 _REACH = 3000
 # a sentence about an option in general, or about what the image would show were it another (against_body)
-_IN_GENERAL = re.compile(r"(?i)[^.!?\n]*(?:\bby\s+definition\b"
+# (a clause: "By definition a simple cyst has no internal echoes; this lesion has layering debris ..." keeps its second
+# half; not one that finds it here: "If this were a hemangioma, I'd expect ..., and that is exactly what it shows")
+_FOUND_HERE = re.compile(r"(?i)\b(?:exactly|precisely|just)\s+what\b|\bthat(?:'s|\s+is)\s+what\b"
+                         r"|\bas\s+(?:seen\s+)?here\b")
+_IN_GENERAL = re.compile(r"(?i)[^.!?;\n]*(?:\bby\s+definition\b"
                          r"|\bdefining\s+(?:feature|characteristic|sign)s?\s+of\b[^.!?\n]{1,80}?\s(?:is|are)\b"
-                         r"|\bif\s+(?:this|it)\s+(?:were|was)\b|" + lexicon.GENERIC.pattern[4:] + r")[^.!?\n]*")
+                         r"|\bif\s+(?:this|it)\s+(?:were|was)\b|" + lexicon.GENERIC.pattern[4:] + r")[^.!?;\n]*")
 
 
 def _canonical(text: str, item: Item) -> tuple[str, Item]:
@@ -461,7 +467,7 @@ def against_body(body: str, item: Item, label: str) -> bool:
     # batch 98: what an option is in general ("The defining feature of proliferative diabetic retinopathy is
     # neovascularization", "Non-proliferative disease can show ..., but by definition it doesn't have ...") and what
     # the image would show were it another ("If this were non-communicating, I'd expect ...") argue for nothing here
-    body = mask_spans(body, [m.span() for m in _IN_GENERAL.finditer(body)])
+    body = mask_spans(body, [m.span() for m in _IN_GENERAL.finditer(body) if not _FOUND_HERE.search(m.group(0))])
     body = mask_spans(body, [o.span() for m in _FAVOUR.finditer(body)
                              if (o := _FAVOURED_OVER.match(body, m.end())) is not None])
     signs = synonyms.canonical(body)  # findings read as the features of what they are the signs of (SIGNS)

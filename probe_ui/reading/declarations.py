@@ -478,7 +478,9 @@ def _label_postfix(item: Item) -> re.Pattern[str]:
     words = "|".join(r"[\s\-]+".join(re.escape(x) for x in w.split()) for w, _ in item.words)
     return re.compile(
         r"(?<![\w\-])(" + words + r")(?:[ \t]+(?:dot|one|circle|point|marker))?"
-        r"(?:[ \t]+(?:is|was|(?:seems|appears|looks)(?:\s+to\s+be)?|lies|sits|is\s+located)[ \t]+(?:the[ \t]+)?(?:"
+        # (batch 101: "so blue is at the greatest depth")
+        r"(?:[ \t]+(?:is|was|(?:seems|appears|looks)(?:\s+to\s+be)?|lies|sits|is\s+located)[ \t]+(?:at[ \t]+)?"
+        r"(?:the[ \t]+)?(?:"
         + "|".join([*sup, *more])
         + r"|correct|right|answer)\b"
         # batch 17: the label and the question's own superlative or comparative with no verb between, as a clause of

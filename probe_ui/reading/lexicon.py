@@ -635,6 +635,8 @@ YES_NO: dict[str, tuple[str, ...]] = {
            "nem", "nu", "ei", "لا",
            # batch 99: Levantine and Egyptian "لأ، القلب مش تشبير" (no, the heart is not enlarged)
            "لأ",
+           # batch 101: Klingon "ghobe'." (no)
+           "ghobe'",
            "ไม่", "ไม่ใช่", "ไม่ใช่ครับ", "ไม่ใช่ค่ะ", "ไม่ครับ", "ไม่ค่ะ",
            # batch 15: Swahili, Persian, Hebrew, Tagalog ("hindi" is also the language's name: only before a comma or
            # at the end, or as "hindi po")
@@ -1081,11 +1083,16 @@ _BOTH_WAYS: dict[str, dict[str, frozenset[str]]] = {
                              "perut", "besar", "patah"}),
             "yes": frozenset({"jest", "są", "widoczne", "widoczny", "widoczna", "widać", "obraz", "przedstawia",
                               "pokazuje", "złamanie", "się", "to"})},
+    # batch 101: the Romanian "nu" (no) is the yes of Upper Saxon and Yiddish ("Nu, das is's Beggn, mit beeden
+    # Hüften.", yes, that is the pelvis, with both hips); German shown by its articles and copula; alone, no
+    "nu": {"no": frozenset({"este", "sunt", "există", "exista", "nu", "inima", "imaginea", "fractură", "fractura",
+                            "bé"}),
+           "yes": frozenset({"das", "des", "is", "is's", "ist", "isch", "mit", "die", "der", "dor", "ja", "jo"})},
 }
 
 # batch 68: of :data:`_BOTH_WAYS`, the words read in one sense where the words after them show neither language: the
 # Polish "Tak." alone is yes (batch 12), as it always was; only Malay words after it make it "not"
-_UNLESS_SHOWN = {"tak": "yes"}
+_UNLESS_SHOWN = {"tak": "yes", "nu": "no"}
 
 # a word, with an elision kept whole (Albanian "s'ka"): what shows the language of a word of :data:`_BOTH_WAYS`
 _ELIDED_WORD = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)?")

@@ -58,6 +58,8 @@ _QUALIFIES = (r"(?:(?:take|treat|read|consider)\s+(?:this|that|it|my\s+(?:answer
               r"(?:only\s+|just\s+|somewhat\s+|rather\s+|very\s+)?(?:tentative|provisional)"
               # batch 94: "... so this assessment is tentative"; batch 95: "..., so I'm not fully confident, but"
               r"|(?:so\s+)?this\s+(?:assessment|answer|reading)\s+is\s+(?:only\s+|somewhat\s+)?(?:tentative|provisional)"
+              # batch 101: "The image is quite blurry, so this is uncertain, but ..."
+              r"|so\s+(?:this|that|it|my\s+(?:answer|reading))\s+is\s+(?:somewhat\s+|rather\s+|very\s+)?uncertain"
               r"|(?:i'm|i\s+am)\s+not\s+(?:fully|entirely|completely|totally)\s+(?:confident|sure|certain)"
               r"|(?:very\s+|rather\s+|quite\s+)?(?:low|limited)[\s\-]confidence"
               # batch 20: "so treat this cautiously", "which limits my confidence"
@@ -910,6 +912,13 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
      "i cant see any dots on this image"),
     # batch 32: an image with nothing to look at ("the file is a DICOMDIR index with no pixel data, so there's no
     # image for me to look at")
+    # batch 101: "i dont see an image in your message" (no apostrophe; the image missing from the message, not a finding
+    # unseen in it)
+    ("image-not-seen",
+     r"\bi\s+(?:don't|dont|do\s+not|can't|cant|cannot)\s+see\s+(?:an?|any|the)\s+(?:attached\s+)?" + _IMAGE
+     + r"\s*(?:(?:in|with|attached\s+to)\s+(?:your|the|this)\s+(?:message|question|request|prompt|post|chat|"
+     r"conversation)\b|(?=[.,;!]|\Z))",
+     "i dont see an image in your message"),
     ("no-image-to-look-at",
      r"\bno\s+" + _IMAGE + r"\s+(?:here\s+)?for\s+me\s+to\s+(?:look\s+at|see|read|assess|review|interpret)\b"
      r"|\bno\s+pixel\s+data\b",
