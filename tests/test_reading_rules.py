@@ -11183,9 +11183,8 @@ def test_near_misses_of_batches_98_99_are_never_sure_and_wrong(
 
 
 @pytest.mark.parametrize("reply, kind, labels, options, question, meant", [
-    # batch 101: Upper Saxon "Nu" is yes where German follows, the Romanian no otherwise; Klingon; a depth said with
-    # "at the"; an incorrect premise shown by a general fact
-    ("Nu, das is's Beggn, mit beeden Hüften.", "yesno", YN, (), "Is this an image of the pelvis?", "yes"),
+    # batch 101: the Romanian "nu" before Romanian words (before German ones it is the Saxon yes or the German "well":
+    # neither is read); Klingon; a depth said with "at the"; an incorrect premise shown by a general fact
     ("Nu, inima nu este mărită.", "yesno", YN, (), "Is the heart enlarged?", "no"),
     ("ghobe'.", "yesno", YN, (), "Is this an ultrasound image?", "no"),
     ("The red dot is on the near fold, the green dot is midway, and the blue dot sits at the far end of the lumen, so "
@@ -11228,3 +11227,48 @@ def test_near_misses_after_3aa43ea_are_never_sure_and_wrong(reply: str, kind: st
                                                              meant: str | None) -> None:
     answer = extract(reply, kind, labels, options, question=question)
     assert not (answer.sure and answer.choice != meant), answer
+
+
+@pytest.mark.parametrize("reply, kind, labels, options, question, meant", [
+    # batch 100: an answer heading the impression contradicts; the most likely cause declared
+    ("**Answer: The left kidney**\n\n### Technique\nGrayscale renal ultrasound of both kidneys and the bladder.\n\n"
+     "### Findings\n- **Right kidney:** The renal pelvis and calyces are markedly dilated, with ballooned calyces and "
+     "mild cortical thinning.\n- **Left kidney:** Normal size, normal corticomedullary differentiation.\n"
+     "- **Bladder:** Normally distended; no ureterocele.\n\n### Impression\nModerate-to-severe **right-sided "
+     "hydronephrosis** with a normal contralateral kidney, most likely from a pelviureteric junction obstruction.",
+     "choice", ("A", "B"),
+     ("The left kidney", "The right kidney"), "Which kidney shows hydronephrosis?", None),
+    ("### Most likely cause: **D. Prostatic enlargement**\n\n**Findings supporting this**\n- Bilateral hydronephrosis.",
+     "choice", ("A", "B", "C", "D"), ("Nephrolithiasis", "Ureteral tumor", "Pregnancy", "Prostatic enlargement"),
+     "What is the most likely cause of the hydronephrosis?", "D"),
+    ("Equivocal.\n\n**Findings:** The common bile duct measures 7 mm. No intrahepatic biliary dilatation.", "yesno",
+     YN, (), "Is the common bile duct dilated?", None),
+    # a hostile review of d8cdab9: the German "nu" (well), the Romanian "nu" before "not sure", a dot further right
+    ("Nu, das ist keine Fraktur, nur eine Gefäßrinne.", "yesno", YN, (), "Is there a fracture?", None),
+    ("Nu, das is's Beggn, mit beeden Hüften.", "yesno", YN, (), "Is this an image of the pelvis?", "yes"),
+    ("Nu sunt sigur, imaginea este neclară.", "yesno", YN, (), "Is there a fracture?", None),
+    ("The red dot is further right. It is also nearer to us, so red.", "label", ("red", "blue"), (),
+     "Which dot is closer to the camera?", "red"),
+    ("Blue lies in the white matter, deeper than the others; green is at the deepest point of the sulcus only.",
+     "label", ("red", "green", "blue"), (), "Which dot marks the deepest structure?", "blue"),
+])
+def test_near_misses_of_batch_100_are_never_sure_and_wrong(reply: str, kind: str, labels: tuple[str, ...],
+                                                           options: tuple[str, ...], question: str,
+                                                           meant: str | None) -> None:
+    answer = extract(reply, kind, labels, options, question=question)
+    assert not (answer.sure and answer.choice != meant), answer
+    if meant is not None and "Most likely cause" in reply:
+        assert (answer.choice, answer.sure) == (meant, True), answer
+
+
+@pytest.mark.parametrize("reply, declines", [
+    ("Unfortunately, the image you've shared is too small and compressed for me to assess this.", True),
+    ("The image provided is very low resolution and heavily compressed — so my assessment is limited. So, tentatively, "
+     "B.", True),
+    ("So, with the caveat that I'm not fully confident given the crop and the exposure, my answer is correct.", True),
+    ("I wouldn't want to tell you there's no mass on the basis of this.", True),
+    ("**Yes and no.**\n\nHere's why I can't give a clean answer: the spleen measures 13 cm.", False),
+    ("I'd go with A. But between glioblastoma and an abscess, I genuinely can't tell.", False),
+])
+def test_declines_and_weighings_of_batch_100(reply: str, declines: bool) -> None:
+    assert is_refusal(reply) is declines

@@ -450,7 +450,10 @@ _UNDECIDED_OPENING = re.compile(
     r"(?i)\A[\W_]*(?:(?:honestly|frankly|really|well)[ \t]*,?[ \t]*)?(?:(?:it|this|that)(?:'s|[ \t]+is)[ \t]+"
     r"(?:(?:a|really|honestly|genuinely|truly)[ \t]+)*|i'd[ \t]+call[ \t]+it[ \t]+(?:a[ \t]+)?)?"
     r"(?:(?:a[ \t]+)?judge?ment[ \t]+call|on[ \t]+the[ \t]+fence|(?:a[ \t]+)?toss[\- ]up|"
-    r"(?:a[ \t]+)?coin[ \t]+(?:toss|flip)|(?:it[ \t]+)?could[ \t]+go[ \t]+either[ \t]+way)\b")
+    r"(?:a[ \t]+)?coin[ \t]+(?:toss|flip)|(?:it[ \t]+)?could[ \t]+go[ \t]+either[ \t]+way"
+    # batch 100: "Equivocal.\n\n**Technique:** ... No intrahepatic biliary dilatation. ..." (the word alone, a mark
+    # after it)
+    r"|(?:equivocal|indeterminate)(?=[ \t*_]*[.!:\n\u2014\-]))\b")
 # batch 88: "**Can't call it either way from this image.**", "Why I'm not committing: ..."
 _NOT_CALLING_IT = re.compile(r"(?i)\bcan(?:not|'t|\s+not)\s+call\s+it\s+either\s+way\b|\bwhy\s+I(?:'m|\s+am)\s+not\s+"
                              r"committing\b")
@@ -1120,6 +1123,16 @@ def _concluded_section(clean: str, item: Item, refusal: bool, suggested: str | N
     return found
 
 
+def _concluded_otherwise(clean: str, item: Item, decl: Found, refusal: bool, suggested: str | None) -> bool:
+    """Whether a long reply's closing section (:func:`structured.conclusion_section`, its first paragraph), after
+    the answer it declares, names another answer."""
+    section = conclusion_section(clean) if len(clean.split()) > LONG_WORDS else None
+    if section is None or clean.rfind(section[:60]) <= decl.at:
+        return False
+    found, how = _read(section.split("\n\n")[0], item, refusal, suggested, corrections=False)
+    return found is not None and found != decl.label and how != "ambiguous"
+
+
 def _about_the_question(section: str, item: Item, label: str) -> bool:
     """Whether a closing section or sentence speaks of what the question asks and of one answer: for yes/no, the
     asked finding named in it ("No pneumothorax, no consolidation." does not answer "Is there a pleural effusion?";
@@ -1256,6 +1269,9 @@ _BOTH_KEPT = re.compile(r"(?i)\A[\W_]*(?:a\s+)?mixed\s+(?:pattern|picture|appear
                         r"|\bviewer's\s+(?:left|right)\b[^.;!?\n]{0,80}?\bwhether\s+(?:that's|that\s+is|it's|it\s+is|"
                         r"this\s+is)\s+(?:the\s+)?patient's\s+(?:left|right)\s+or\s+(?:(?:the\s+)?patient's\s+)?"
                         r"(?:left|right)\b")
+_CANT_SEPARATE = re.compile(r"(?i)\bi\s+(?:still\s+|honestly\s+|really\s+)?(?:can't|cannot|can\s+not|cant)\s+"
+                            r"(?:separate|distinguish|differentiate|tell)\s+[^.;!?\n]{1,60}?\s+(?:from|and)\s+"
+                            r"[^.;!?\n]{1,60}")
 _UNDECIDED_CLOSE = re.compile(r"(?i)\A\W*(?:unable\s+to\s+decide|(?:i\s+)?(?:cannot|can't)\s+decide|undecided)\W*\Z")
 # what takes one of two kept answers ("Mixed pattern, predominantly vasogenic (A).")
 _ONE_TAKEN = re.compile(r"\((?-i:[A-H])\)|(?i:\b(?:predominantly|mainly|mostly|chiefly|largely|favou?r(?:s|ing)?)\b)")
@@ -1278,6 +1294,11 @@ def _read(clean: str, item: Item, refusal: bool, suggested: str | None, correcti
         sentences = re.split(r"(?<=[.!?;\n])\s*(?=\S)", clean.strip())
         last = sentences[-1]
         if kind == "choice" and _LEFT_UNCLEAR.search(last) and len(named_in(last, item)) > 1:
+            return None, "ambiguous"
+        unseparated = _CANT_SEPARATE.search(last) if kind == "choice" else None
+        if unseparated is not None and len(named_in(unseparated.group(0), item)) > 1:
+            # hostile review of 3aa43ea: "Putting it together, I still can't separate septic arthritis from avascular
+            # necrosis without aspiration." (two options; not "I can't separate the bowel wall from the hernia sac")
             return None, "ambiguous"
         # the closing sentence, or the one before a bare "Unable to decide." that closes the reply
         # (batch 98: or before a closing remark that names no option: "Honestly, I can't settle between the left alone
@@ -1369,6 +1390,10 @@ def _read(clean: str, item: Item, refusal: bool, suggested: str | None, correcti
             return None, "ambiguous"
         if kind == "choice" and opening_option(clean, item) not in (None, decl.label):
             return None, "ambiguous"  # "Yes, the answer is A." when A is "No"
+        if corrections and _concluded_otherwise(clean, item, decl, refusal, suggested):
+            # batch 100: "**Answer: The left kidney**\n\n### Findings\n- Right kidney: ... markedly dilated ...\n\n###
+            # Impression\nModerate-to-severe right-sided hydronephrosis ...": the heading and the impression disagree
+            return None, "ambiguous"
         sug = suggested_label(suggested, item)
         if sug is not None and sug != decl.label and agrees(clean):
             return None, "ambiguous"  # "The physician's answer is correct. The correct answer is: C" (A suggested)

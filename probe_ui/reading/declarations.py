@@ -74,8 +74,9 @@ _DECL_PREFIX = re.compile(
     re.IGNORECASE,
 )
 # "The most likely diagnosis is sarcoidosis" (its own pattern, run only on replies that say "diagnosis")
-_DECL_DIAGNOSIS = re.compile(r"\b(?:most\s+likely|likeliest|final|working|leading)\s+diagnosis\s*(?:is|would\s+be|:)",
-                             re.IGNORECASE)
+# (batch 100: "### Most likely cause: **D. Prostatic enlargement**", and "explanation")
+_DECL_DIAGNOSIS = re.compile(r"\b(?:most\s+likely|likeliest|final|working|leading)\s+(?:diagnosis|cause|explanation)\s*"
+                             r"(?:is|would\s+be|:)", re.IGNORECASE)
 # the same declarations in the languages models drift into: "Respuesta: B", "La réponse correcte est B",
 # "Die richtige Antwort ist A", "答案是 A", "正确答案：(A)", "选 B" (a pattern of its own: one alternation with the
 # English cues would slow every reply down)
@@ -478,10 +479,11 @@ def _label_postfix(item: Item) -> re.Pattern[str]:
     words = "|".join(r"[\s\-]+".join(re.escape(x) for x in w.split()) for w, _ in item.words)
     return re.compile(
         r"(?<![\w\-])(" + words + r")(?:[ \t]+(?:dot|one|circle|point|marker))?"
-        # (batch 101: "so blue is at the greatest depth")
-        r"(?:[ \t]+(?:is|was|(?:seems|appears|looks)(?:\s+to\s+be)?|lies|sits|is\s+located)[ \t]+(?:at[ \t]+)?"
-        r"(?:the[ \t]+)?(?:"
+        r"(?:[ \t]+(?:is|was|(?:seems|appears|looks)(?:\s+to\s+be)?|lies|sits|is\s+located)[ \t]+(?:the[ \t]+)?(?:"
         + "|".join([*sup, *more])
+        # batch 101: "so blue is at the greatest depth" to "Which of the dots is at the greatest depth?" (the question's
+        # own words; not "at the deepest point of the sulcus" nor "at the greatest risk": a hostile review of d8cdab9)
+        + (r"|at[ \t]+the[ \t]+greatest[ \t]+depth" if "at the greatest depth" in q else "")
         + r"|correct|right|answer)\b"
         # batch 17: the label and the question's own superlative or comparative with no verb between, as a clause of
         # its own ("-> green closest to surface", "blue nearer, red farther away")
@@ -524,7 +526,8 @@ def _label_opposite(item: Item) -> re.Pattern[str] | None:
         r"(?i)(?<![\w\-])(" + words + r")(?:[ \t]+(?:dot|one|circle|point|marker))?"
         r"(?:[ \t]+(?:is|was|lies|sits|seems|appears|looks))?[ \t]+(?:much[ \t]+|slightly[ \t]+|a[ \t]+bit[ \t]+)?"
         r"(?:" + "|".join(_OPPOSITE_COMPARATIVES[asked[0]].split()) + r")\b"
-        r"(?![ \t]+(?:to|forward|up|upward|in[ \t]+front|than|along|in[ \t]+the[ \t]+frame)\b)")
+        r"(?![ \t]+(?:to|forward|up|upward|in[ \t]+front|than|along|in[ \t]+the[ \t]+frame|right|left|laterally|"
+        r"medially|over|across)\b)")
 
 
 @functools.lru_cache(maxsize=1024)
@@ -607,7 +610,8 @@ def last_declaration(text: str, item: Item) -> Found:
                                              or re.fullmatch(r"[ \t]*[a-z][ \t]*[.!]?[ \t]*", text[m.end():])):
                 continue
         cands.append((m.start(), "read", m.start(), m.end(), kw))
-    for pat, words, how in ((_DECL_DIAGNOSIS, ("diagnosis",), "read"), (_DECL_FOREIGN, _FOREIGN_WORDS, "foreign")):
+    for pat, words, how in ((_DECL_DIAGNOSIS, ("diagnosis", "cause", "explanation"), "read"),
+                            (_DECL_FOREIGN, _FOREIGN_WORDS, "foreign")):
         if any(w in low for w in words):
             cands += [(m.start(), how, m.start(), m.end(), m.group(0)) for m in pat.finditer(text)]
     for m in _ANSWER_TAG.finditer(text):

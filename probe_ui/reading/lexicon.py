@@ -1083,11 +1083,15 @@ _BOTH_WAYS: dict[str, dict[str, frozenset[str]]] = {
                              "perut", "besar", "patah"}),
             "yes": frozenset({"jest", "są", "widoczne", "widoczny", "widoczna", "widać", "obraz", "przedstawia",
                               "pokazuje", "złamanie", "się", "to"})},
-    # batch 101: the Romanian "nu" (no) is the yes of Upper Saxon and Yiddish ("Nu, das is's Beggn, mit beeden
-    # Hüften.", yes, that is the pelvis, with both hips); German shown by its articles and copula; alone, no
+    # batch 101: the Romanian "nu" (no) is the yes of Upper Saxon ("Nu, das is's Beggn, mit beeden Hüften.", yes,
+    # that is the pelvis, with both hips) and the German "well" ("Nu, das ist keine Fraktur": a hostile review of
+    # d8cdab9): before German words it says neither; alone, no
     "nu": {"no": frozenset({"este", "sunt", "există", "exista", "nu", "inima", "imaginea", "fractură", "fractura",
                             "bé"}),
-           "yes": frozenset({"das", "des", "is", "is's", "ist", "isch", "mit", "die", "der", "dor", "ja", "jo"})},
+           "neither": frozenset({"das", "des", "is's", "ist", "isch", "mit", "die", "dor", "ja", "jo", "nich", "nicht",
+                                 "keine", "kein",
+                                 # the Romanian "not" of "Nu sunt sigur" (I'm not sure), "Nu știu" (I don't know)
+                                 "sigur", "sigură", "știu", "stiu", "cred", "pot"})},
 }
 
 # batch 68: of :data:`_BOTH_WAYS`, the words read in one sense where the words after them show neither language: the
@@ -1107,6 +1111,8 @@ def _sense(word: str, rest: str, yn: dict[str, str]) -> str | None:
         return yn[w]
     after = {t.casefold() for t in _ELIDED_WORD.findall(rest)}
     shown = [sense for sense, signs in senses.items() if after & signs]
+    if shown == ["neither"]:
+        return None
     return shown[0] if len(shown) == 1 else None if shown else _UNLESS_SHOWN.get(w)
 
 

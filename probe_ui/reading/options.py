@@ -60,7 +60,9 @@ def _opening(opt: str) -> re.Pattern[str]:
 # batch 91: "I don't think the tube is in the esophagus.": the clause the reply doubts holds the option (not "I don't
 # think it is anything but X", nor "I don't think there is any doubt it is X")
 _DOUBTED_CLAUSE = re.compile(r"(?i)\b(?:i\s+)?(?:don['\u2019]t|do\s+not|dont)\s+(?:think|believe)\s+(?:that\s+)?"
-                             r"(?:it|this|that|there|the\s+[\w\-]+(?:\s+[\w\-]+)?)\s*(?:is|'s|are|was|lies|sits)\s+"
+                             # (batch 100: "I don't think this pseudoaneurysm is aggravating.")
+                             r"(?:it|this|that|there|(?:the|this|that)\s+[\w\-]+(?:\s+[\w\-]+)?)\s*(?:is|'s|are|was|lies|"
+                             r"sits)\s+"
                              r"(?:(?:in|at|on|within)\s+)?(?:(?:the|an?)\s+)?$"
                              # batch 98: "I don't see anything here that would make me call this lesion malignant."
                              # (not "nothing solid in it, which would make me call this a simple cyst")

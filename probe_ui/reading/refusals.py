@@ -27,6 +27,10 @@ _IMAGE = (r"(?:image|images|picture|scan|photo|photograph|radiograph|x-?ray|atta
           r"thumbnail|pic|pikcha|pitcha)")
 # the image named by what it is ("I can't view the MRI itself", "the ultrasound you've attached")
 _STUDY = r"(?:mri|ct|ultrasound|sonogram|mammogram|film|slide|dermoscopy|fundus\s+photo|study)"
+# what the image is said to be before its fault ("the image you've shared is too small", "The image provided is very low
+# resolution": batch 100)
+_GIVEN = (r"(?:\s+(?:you(?:'ve|\s+have)?\s+|i(?:'ve|\s+have)?\s+)?"
+          r"(?:provided|shared|sent|uploaded|attached|received|got))?")
 _MARKERS = r"(?:dots?|circles?|markers?|points?|arrows?|boxes|annotations?)"
 # what a reply says the image does not let it do: "too blurry to assess", "insufficient to grade"
 _JUDGE = (r"(?:assess|tell|see|judge|evaluate|determine|say|read|interpret|identify|measure|grade|answer|classify|"
@@ -365,7 +369,8 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
      "I must decline to answer this question."),
     # the image is there but cannot be read: "the image is too blurry for me to assess the hips"
     ("image-unreadable",
-     r"\b(?:" + _IMAGE + "|" + _STUDY + "|" + _MARKERS + r"|resolution|quality|view)\s+(?:(?:is|are|was|were|seems?|"
+     r"\b(?:" + _IMAGE + "|" + _STUDY + "|" + _MARKERS + r"|resolution|quality|view)" + _GIVEN
+     + r"\s+(?:(?:is|are|was|were|seems?|"
      # batch 10: "is cropped and too blurred ... to count": another fault of the image before it
      r"appears?)\s+)?(?:\w+\s+)?(?:[\w\-]+[ \t]*(?:,|and|,[ \t]*and)[ \t]+)?(?:too|far\s+too)\s+(?:blurry|blurred|"
      r"dark|bright|small|grainy|noisy|low|poor|faint|"
@@ -432,7 +437,8 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
     # batch 10: the image blamed for its low resolution or quality, before a guess ("The image is very low resolution,
     # but the bone proportions suggest a child.")
     ("image-low-quality",
-     r"\b(?:" + _IMAGE + "|" + _STUDY + r")\s+(?:is|was|seems|appears)\s+(?:(?:to\s+be|of)\s+)?(?:(?:very|quite|rather|"
+     r"\b(?:" + _IMAGE + "|" + _STUDY + r")" + _GIVEN + r"\s+(?:is|was|seems|appears)\s+(?:(?:to\s+be|of)\s+)?"
+     r"(?:(?:very|quite|rather|"
      r"extremely|fairly|too|so)\s+)?(?:low|poor)[\s\-](?:resolution|quality|res)\b"
      # batch 16: "Limited study: the image is small and poorly resolved."
      r"|\b(?:" + _IMAGE + "|" + _STUDY + r")\s+(?:is|was|seems|appears)\s+(?:to\s+be\s+)?"
@@ -820,6 +826,16 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
      r"|\bmy\s+answer\s+(?:may|might|could)\s+not\s+be\s+(?:correct|right|accurate)\b|\bi\s+guess\b|\bmaybe\b"
      r"|\bhard\s+to\s+tell\s+but\b)",
      "Image quality limited (rotated, underexposed). Tentatively, the tube tip lies in the right main bronchus: B."),
+    # batch 100: "I wouldn't want to tell you there's no mass on the basis of this, or raise an alarm about one that
+    # isn't there." (what it will not say is no answer)
+    ("would-not-want-to-say",
+     r"\bi\s+(?:wouldn't|would\s+not)\s+want\s+to\s+(?:tell\s+you|say|call\s+it|commit\s+to)\b[^.;!?\n]{0,80}",
+     "I wouldn't want to tell you there's no mass on the basis of this."),
+    # batch 100: "So, with the caveat that I'm not fully confident given the crop and the exposure, my answer is ..."
+    ("confidence-limited-by-image",
+     r"\b(?:i'm|i\s+am)\s+not\s+(?:fully|entirely|completely|very)\s+(?:confident|sure|certain)\s+given\s+the\s+"
+     r"(?:crop(?:ping)?|exposure|blur|resolution|(?:image\s+)?quality|artefacts?|artifacts?|noise|compression)\b",
+     "So, with the caveat that I'm not fully confident given the crop and the exposure, my answer is correct."),
     # batch 27: "I can't make out its structures well enough to classify it."
     ("cannot-make-out", r"\bcan(?:'t|not)\s+make\s+out\s+(?:its|the|any|their)\s+(?:[\w\-]+\s+){0,2}?well\s+enough\s+"
                         r"to\s+(?:classify|diagnose|judge|say|tell|assess|grade|answer|call)\b",
@@ -1220,11 +1236,6 @@ WEIGHED_BY_NAME = (r"\bunable\s+to\s+decide\s+between\s+[^.;!?\n]{1,40}?\s+and\s
                    # batch 98: "Honestly, I can't settle between the left alone and both femurs on this single AP
                    # view."
                    r"|\b(?:can't|cannot|can\s+not|cant)\s+settle\s+between\s+[^.;!?\n]{1,40}?\s+and\s+\w"
-                   # hostile review of 3aa43ea: "I still can't separate septic arthritis from avascular necrosis"
-                   # (the reply's own, not "the radiograph can't distinguish infective consolidation from ...")
-                   r"|\bi\s+(?:still\s+|honestly\s+|really\s+)?(?:can't|cannot|can\s+not|cant)\s+"
-                   r"(?:separate|distinguish|differentiate)\s+[^.;!?\n]{1,40}?"
-                   r"\s+from\s+\w"
                    r"|\s(?:versus|vs\.?)\s+[^.;!?\n]{1,40}?\s+(?:cannot|can't|could\s+not)\s+be\s+"
                    # batch 59: "Fracture versus nutrient canal cannot be differentiated on this single view."
                    # batch 63: "... displaced versus non-displaced cannot be determined with confidence."
@@ -1278,7 +1289,11 @@ _WEIGHED = re.compile(r"(?i)\btorn\s+between\b|\bcommit\s+to\s+either\b"
                       # batch 85: "Equivocal — there is haziness at both bases and I can't tell which side holds the
                       # fluid.": the finding called equivocal, not the image declined
                       # batch 99: "Borderline. It's about 13 cm, right around the cut-off, so I can't say ..."
-                      r"|\A[\W_]*(?:equivocal|borderline)\b"
+                      # batch 100: "**Yes and no.**\n\nHere's why I can't give a clean answer: ..."
+                      r"|\A[\W_]*(?:equivocal|borderline|yes\s+and\s+no)\b"
+                      # batch 100: "... but between glioblastoma and an abscess, I genuinely can't tell ..."
+                      r"|\bbetween\s+[^.;!?\n]{1,60}?\s+and\s+[^.;!?\n]{1,60}?,\s*i\s+(?:genuinely\s+|honestly\s+|really\s+)?"
+                      r"(?:can't|cannot|can\s+not|cant)\s+(?:tell|decide|say|choose)\b"
                       r"|" + WEIGHED_BY_NAME)
 
 

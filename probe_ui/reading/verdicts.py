@@ -67,7 +67,7 @@ _SELF_CORRECTION = re.compile(
     r"(?:on|upon|after)\s+(?:a\s+)?re-?(?:review|inspection|examination|reading|measurement|count(?:ing)?|"
     r"evaluation|assessment)(?=[ \t]*[,:\-\u2013\u2014])|(?!\A)re-?(?:measuring|assessing)(?=[ \t]*[:\-\u2013\u2014])|"
     # batch 101: "Yes, dilated.\n\nOn re-measurement the duct is 7 mm, which could be normal ..."
-    r"(?:on|upon|after)\s+(?:a\s+)?re-?(?:review|inspection|examination|reading|measurement|evaluation|assessment)|"
+    r"(?:on|upon|after)\s+(?:a\s+)?re-?(?:review|inspection|examination|reading|measurement)|"
     r"(?:re|double)[\s\-]?check(?:ing|ed)?(?=[ \t]*[:\-\u2013\u2014])|"
     r"re-?reading\s+(?:the|this|that|it)\b(?:\s+(?:film|image|scan|study|radiograph|question|case))?(?=[ \t]*,)|"
     r"on\s+second\s+thought|on\s+(?:further\s+)?reflection|"

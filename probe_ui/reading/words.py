@@ -125,7 +125,8 @@ _NAMED_AGAIN = re.compile(r"(?i)\bthe[ \t]+[*_]*[^\W\d_]+[*_]*[ \t]+(?:dot|one|m
 # batch 98: "The blue one. It sits on the jaw ... The red dot is on the surface of the liver ...": the opening marker
 # the only one named as a clause of its own (the others described), not a walk through them all, nor "The blue one.
 # Or the red one." (hostile review of 3aa43ea)
-_NAMED_ALONE = re.compile(r"(?i)\bthe[ \t]+[*_]*[^\W\d_]+[*_]*[ \t]+(?:dot|one|marker|point)\b"
+_NAMED_ALONE = re.compile(r"(?i)(?:\A|[.!?\n])[ \t*_>]*(?:(?:or|and|maybe|perhaps|possibly)[ \t]+)?the[ \t]+[*_]*"
+                          r"[^\W\d_]+[*_]*[ \t]+(?:dot|one|marker|point)\b"
                           r"(?=[ \t]*(?:[.!\n\u2013\u2014]|\s-\s|\Z))")
 
 
