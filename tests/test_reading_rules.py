@@ -11272,3 +11272,21 @@ def test_near_misses_of_batch_100_are_never_sure_and_wrong(reply: str, kind: str
 ])
 def test_declines_and_weighings_of_batch_100(reply: str, declines: bool) -> None:
     assert is_refusal(reply) is declines
+
+
+@pytest.mark.parametrize("reply, labels, question, meant", [
+    # batches 27-101: skeletal maturity names the age group where the item offers no elderly; "flipped" and "the wrong
+    # way up" are upside down, a mirror's flip is no option
+    ("Skeletally mature: physes fused, no apophyses visible.", ("child", "adult"),
+     "Is this radiograph of a child or an adult?", "adult"),
+    ("Skeletally immature — the proximal humeral physes are still open.", ("pediatric", "adult"),
+     "Is this a pediatric or an adult patient?", "pediatric"),
+    ("Skeletally mature.", ("child", "adult", "elderly"), "Is this patient a child, an adult or elderly?", None),
+    ("its flipped, the heart and diaphragm are at the top", ("correct", "upside down"),
+     "Is this image correctly oriented or upside down?", "upside down"),
+    ("the image is flipped horizontally, the heart is on the wrong side", ("correct", "upside down"),
+     "Is this image correctly oriented or upside down?", None),
+])
+def test_skeletal_maturity_and_flips(reply: str, labels: tuple[str, ...], question: str, meant: str | None) -> None:
+    answer = extract(reply, "label", labels, (), question=question)
+    assert answer.choice == meant and (answer.sure or meant is None), answer

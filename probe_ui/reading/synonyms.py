@@ -221,7 +221,12 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
                   "invasive ductal carcinoma", "invasive lobular carcinoma"),
     "benign": ("non-cancerous", "noncancerous", "not cancerous", "harmless", "innocuous"),
     "pediatric": ("child", "children", "child's", "kid", "kids", "juvenile", "paediatric patient",
-                  "pediatric patient", "young child", "peds"),  # "Paeds film." (batch 10; "paeds" folds to "peds")
+                  "pediatric patient", "young child", "peds",
+                  # batches 27-101: "Skeletally immature — the proximal humeral physes are still open."
+                  "skeletally immature"),
+    # batches 46-101: "Skeletally mature: physes fused, no apophyses visible." (an adult where the item offers no
+    # elderly: OVERLAPS; batch 25's "Skeletally mature." may be either where it does)
+    "skeletally mature": ("mature skeleton",),  # "Paeds film." (batch 10; "paeds" folds to "peds")
     "neonate": ("newborn", "new-born", "neonatal"),
     "infant": ("baby",),
     "adolescent": ("teenager", "teen"),
@@ -243,7 +248,13 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "male": ("man", "men", "boy"),
     "female": ("woman", "women", "girl"),
     "bilateral": ("both sides", "both lungs", "both kidneys", "on both sides"),
-    "upside down": ("inverted", "rotated 180 degrees", "rotated by 180 degrees", "rotated 180°", "rotated by 180°",
+    # batches 48-84: "the neck and shoulders are at the bottom ..., so the picture is the wrong way up", "the tibia is
+    # on top and the femur below so its flipped" (of correct and upside down, not the first)
+    # (not where the flip is a mirror's: "the image is flipped horizontally" is read as no option)
+    "mirror image": tuple(f"{v} flipped {how}" for v in ("is", "its", "it's") for how in (
+        "horizontally", "left to right", "left-right", "left-to-right", "side to side", "laterally")),
+    "upside down": ("wrong way up", "is flipped", "its flipped", "it's flipped",
+                    "inverted", "rotated 180 degrees", "rotated by 180 degrees", "rotated 180°", "rotated by 180°",
                     "flipped 180 degrees", "flipped by 180 degrees", "flipped 180°", "turned 180 degrees",
                     "turned by 180 degrees", "turned 180°", "rotated through 180°", "180° rotation",
                     "180-degree rotation", "180 degree rotation", "rotated 180", "turned upside down",
@@ -304,7 +315,7 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
 # a narrower term read as its broader one unless the item offers the narrower one itself: "A newborn." is
 # "pediatric" for pediatric / adult, and "neonate" where "Neonate" is an option
 BROADER: dict[str, str] = {"neonate": "pediatric", "infant": "pediatric", "adolescent": "pediatric",
-                           "toddler": "pediatric", "elderly": "adult"}
+                           "toddler": "pediatric", "elderly": "adult", "skeletally mature": "adult"}
 # batch 20: a grade of a finding written as the finding with its degree ("Marked cardiomegaly." is "Severely
 # enlarged" where the options grade the heart's size); read so only where the item offers the grade (elsewhere
 # "marked cardiomegaly" is cardiomegaly, and "severely enlarged" may be said of any organ)
@@ -319,8 +330,8 @@ GRADES: dict[str, tuple[str, ...]] = {
                         "a bit enlarged", "a little enlarged", "a little bit enlarged"),
 }
 # a narrower term that overlaps another: "Baby." is not read where the item offers both "Neonate" and "Pediatric"
-OVERLAPS: dict[str, frozenset[str]] = {"infant": frozenset({"neonate"})}
-# capitals only ("MI", "PE"): a lowercase "pe" or "ms" is another word (but see _LOWER_CASE_TOO)
+OVERLAPS: dict[str, frozenset[str]] = {"infant": frozenset({"neonate"}), "skeletally mature": frozenset({"elderly"})}
+# capitals only ("MI", "PE"): a lowercase "pe" or "ms" is another word (but see _ALSO_WORDS)
 _ABBREVIATIONS: dict[str, tuple[str, ...]] = {
     "myocardial infarction": ("MI", "STEMI", "NSTEMI"),
     "pulmonary embolism": ("PE",),
