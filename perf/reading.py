@@ -302,6 +302,11 @@ BATCH_NOTES = {
     99: "an ordinary week on a department server, all five models; Hakata Japanese, Jeolla Korean, rural Palestinian "
         "Arabic, European Portuguese; measured held out once, blind (97.1 % intended, 88.6 % sure and right, 1 sure "
         "over-read), then fixed",
+    100: "long replies a seventh time (150 of 240 of 150 words or more); Ulster Scots, Llanito, Upper Saxon, Sheng; "
+         "measured held out once, blind (91.4 % intended, 72.9 % sure and right, 1 sure over-read), then fixed",
+    101: "an ordinary week on a department server, all five models; Upper Saxon, Classical Japanese, Klingon, "
+         "Yorkshire dialect; measured held out once, blind (96.7 % intended, 89.0 % sure and right, 1 sure error), "
+         "then fixed",
 }
 
 

@@ -83,9 +83,9 @@ def test_the_corpus_is_large_varied_and_well_formed() -> None:
     # "Batch 71", "Batch 72", "Batch 73", "Batch 74", "Batch 75", "Batch 76", "Batch 77", "Batch 78", "Batch 79",
     # "Batch 80", "Batch 81", "Batch 82", "Batch 83", "Batch 84", "Batch 85", "Batch 86", "Batch 87", "Batch 88",
     # "Batch 89", "Batch 90", "Batch 91", "Batch 92", "Batch 93", "Batch 94", "Batch 95", "Batch 96", "Batch 97",
-    # "Batch 98", "Batch 99")
+    # "Batch 98", "Batch 99", "Batch 100", "Batch 101")
     batches = Counter(r["batch"] for r in replies)
-    assert set(batches) == set(range(1, 100)), batches
+    assert set(batches) == set(range(1, 102)), batches
     assert batches[5] == 367 and batches[6] == 369 and batches[7] == 146 and batches[8] == 163 and batches[9] == 240
     assert batches[10] == 240 and batches[11] == 240 and batches[12] == 240 and batches[13] == 240
     assert batches[14] == 240 and batches[15] == 240 and batches[16] == 240 and batches[17] == 240
@@ -109,7 +109,7 @@ def test_the_corpus_is_large_varied_and_well_formed() -> None:
     assert batches[86] == 240 and batches[87] == 240 and batches[88] == 240 and batches[89] == 240
     assert batches[90] == 240 and batches[91] == 240 and batches[92] == 240 and batches[93] == 240
     assert batches[94] == 240 and batches[95] == 240 and batches[96] == 240 and batches[97] == 240
-    assert batches[98] == 240 and batches[99] == 240
+    assert batches[98] == 240 and batches[99] == 240 and batches[100] == 240 and batches[101] == 240
     assert all(r["id"].startswith(f"b{r['batch']}-") for r in replies if r["batch"] >= 5)
     extra = json.loads((bench.CORPUS / "items_extra.json").read_text(encoding="utf-8"))
     assert len(extra) == 29 and set(extra) <= set(items)
@@ -431,10 +431,14 @@ def test_the_reader_meets_the_goals_on_the_corpus(corpus_rows: tuple[dict[str, A
     # flags wrong; 99 (an ordinary week's mix) 97.1 %, 186, 1 sure error (an over-read), 2 flags wrong. Fixed in 3aa43ea
     # and de653ae (after a hostile review). Floors at what each reaches there: 98 203, 166 (two over-reads, unsure); 99
     # 210, 192
+    # batches 100-101, likewise (README "Batch 100", "Batch 101"): 100 (long replies a seventh time, reader of d8cdab9)
+    # 91.4 %, 153 sure and right, 1 sure error (an over-read), 1 wrong, 3 over-read, 5 flags wrong; 101 (an ordinary
+    # week's mix, reader of 281f875) 96.7 %, 187, 1 sure error (a wrong option), 1 over-read, 2 flags wrong. Fixed in
+    # d8cdab9, 59c3362 and 7d438ea. Floors at what each reaches there: 100 194, 154; 101 207, 191
     for batch, floor, sure, over in ((86, 208, 190, 0), (87, 204, 186, 1), (88, 201, 158, 1), (89, 208, 175, 1),
                                      (90, 206, 158, 0), (91, 209, 192, 0), (92, 201, 169, 2), (93, 206, 187, 0),
                                      (94, 204, 164, 2), (95, 207, 190, 1), (96, 195, 148, 1), (97, 209, 192, 0),
-                                     (98, 203, 166, 2), (99, 210, 192, 0)):
+                                     (98, 203, 166, 2), (99, 210, 192, 0), (100, 194, 154, 0), (101, 207, 191, 0)):
         natural = bench.summarise([r for r in rows if r["batch"] == batch])["total"]
         assert natural["intended"] >= floor and natural["sure_right"] >= sure, (batch, natural)
         assert (natural["wrong"], natural["refusal_mismatch"]) == (0, 0) and natural["over_read"] <= over, \
@@ -510,7 +514,7 @@ def test_the_benchmark_reports_every_batch_and_the_whole_corpus(capsys: pytest.C
         assert bench.main(["--json"]) == 0
     report = json.loads(capsys.readouterr().out)
     assert [g for g, met in report["all"]["goals"].items() if not met] == []
-    assert sorted(report["batches"], key=int) == [str(n) for n in range(1, 100)]
+    assert sorted(report["batches"], key=int) == [str(n) for n in range(1, 102)]
     assert report["all"]["total"]["n"] == sum(b["total"]["n"] for b in report["batches"].values())
     bench.main(["--batch", "5", "--batch", "6"])
     out = capsys.readouterr().out
