@@ -11275,18 +11275,35 @@ def test_declines_and_weighings_of_batch_100(reply: str, declines: bool) -> None
 
 
 @pytest.mark.parametrize("reply, labels, question, meant", [
-    # batches 27-101: skeletal maturity names the age group where the item offers no elderly; "flipped" and "the wrong
-    # way up" are upside down, a mirror's flip is no option
+    # batches 27-101: skeletal maturity names the age group where the item offers no elderly; "the wrong way up" is
+    # upside down; "flipped" may be a mirror's flip (a hostile review of 7d438ea): no option
     ("Skeletally mature: physes fused, no apophyses visible.", ("child", "adult"),
      "Is this radiograph of a child or an adult?", "adult"),
     ("Skeletally immature — the proximal humeral physes are still open.", ("pediatric", "adult"),
      "Is this a pediatric or an adult patient?", "pediatric"),
     ("Skeletally mature.", ("child", "adult", "elderly"), "Is this patient a child, an adult or elderly?", None),
-    ("its flipped, the heart and diaphragm are at the top", ("correct", "upside down"),
-     "Is this image correctly oriented or upside down?", "upside down"),
+    ("the neck and shoulders are at the bottom and the diaphragm is on top, so the picture is the wrong way up",
+     ("correct", "upside down"), "Is this image correctly oriented or upside down?", "upside down"),
+    ("its flipped L/R, heart on the wrong side", ("correct", "upside down"),
+     "Is this image correctly oriented or upside down?", None),
     ("the image is flipped horizontally, the heart is on the wrong side", ("correct", "upside down"),
      "Is this image correctly oriented or upside down?", None),
 ])
 def test_skeletal_maturity_and_flips(reply: str, labels: tuple[str, ...], question: str, meant: str | None) -> None:
     answer = extract(reply, "label", labels, (), question=question)
     assert answer.choice == meant and (answer.sure or meant is None), answer
+
+
+@pytest.mark.parametrize("reply, options, meant", [
+    # a hostile review of 7d438ea: an answer that cannot be told from another, a working explanation asked
+    ("Working diagnosis is septic arthritis, but I can't distinguish it from AVN on this film. Aspirate first.",
+     ("Avascular necrosis", "Septic arthritis", "Osteoarthritis", "Normal hip"), None),
+    ("I still can't separate septic arthritis from avascular necrosis on this film. Final answer: B.",
+     ("Avascular necrosis", "Septic arthritis", "Osteoarthritis", "Normal hip"), "B"),
+    ("Final cause is uncertain. Working explanation is adhesions? Or a hernia? I'd need the groins in view.",
+     ("Adhesions", "Incarcerated inguinal hernia", "Gallstone ileus", "Intussusception"), None),
+])
+def test_near_misses_after_7d438ea_are_never_sure_and_wrong(reply: str, options: tuple[str, ...],
+                                                            meant: str | None) -> None:
+    answer = extract(reply, "choice", tuple("ABCD"), options, question="What is the most likely diagnosis?")
+    assert not (answer.sure and answer.choice != meant), answer

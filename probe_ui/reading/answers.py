@@ -453,7 +453,7 @@ _UNDECIDED_OPENING = re.compile(
     r"(?:a[ \t]+)?coin[ \t]+(?:toss|flip)|(?:it[ \t]+)?could[ \t]+go[ \t]+either[ \t]+way"
     # batch 100: "Equivocal.\n\n**Technique:** ... No intrahepatic biliary dilatation. ..." (the word alone, a mark
     # after it)
-    r"|(?:equivocal|indeterminate)(?=[ \t*_]*[.!:\n\u2014\-]))\b")
+    r"|equivocal(?=[ \t*_]*[.!:\n\u2014\-]))\b")
 # batch 88: "**Can't call it either way from this image.**", "Why I'm not committing: ..."
 _NOT_CALLING_IT = re.compile(r"(?i)\bcan(?:not|'t|\s+not)\s+call\s+it\s+either\s+way\b|\bwhy\s+I(?:'m|\s+am)\s+not\s+"
                              r"committing\b")
@@ -1270,7 +1270,7 @@ _BOTH_KEPT = re.compile(r"(?i)\A[\W_]*(?:a\s+)?mixed\s+(?:pattern|picture|appear
                         r"this\s+is)\s+(?:the\s+)?patient's\s+(?:left|right)\s+or\s+(?:(?:the\s+)?patient's\s+)?"
                         r"(?:left|right)\b")
 _CANT_SEPARATE = re.compile(r"(?i)\bi\s+(?:still\s+|honestly\s+|really\s+)?(?:can't|cannot|can\s+not|cant)\s+"
-                            r"(?:separate|distinguish|differentiate|tell)\s+[^.;!?\n]{1,60}?\s+(?:from|and)\s+"
+                            r"(?:separate|distinguish|differentiate|tell)\s+([^.;!?\n]{1,60}?)\s+(?:from|and)\s+"
                             r"[^.;!?\n]{1,60}")
 _UNDECIDED_CLOSE = re.compile(r"(?i)\A\W*(?:unable\s+to\s+decide|(?:i\s+)?(?:cannot|can't)\s+decide|undecided)\W*\Z")
 # what takes one of two kept answers ("Mixed pattern, predominantly vasogenic (A).")
@@ -1295,10 +1295,14 @@ def _read(clean: str, item: Item, refusal: bool, suggested: str | None, correcti
         last = sentences[-1]
         if kind == "choice" and _LEFT_UNCLEAR.search(last) and len(named_in(last, item)) > 1:
             return None, "ambiguous"
-        unseparated = _CANT_SEPARATE.search(last) if kind == "choice" else None
-        if unseparated is not None and len(named_in(unseparated.group(0), item)) > 1:
-            # hostile review of 3aa43ea: "Putting it together, I still can't separate septic arthritis from avascular
-            # necrosis without aspiration." (two options; not "I can't separate the bowel wall from the hernia sac")
+        if kind == "choice" and any(
+                m.start() > last_declaration(clean, item).at
+                and (len(named_in(m.group(0), item)) > 1 or m.group(1).casefold() in ("it", "this", "that"))
+                for m in _CANT_SEPARATE.finditer(clean)):
+            # hostile reviews of 3aa43ea and 7d438ea: "Putting it together, I still can't separate septic arthritis from
+            # avascular necrosis without aspiration.", "Working diagnosis is septic arthritis, but I can't distinguish
+            # it from AVN on this film." (two options, or "it" and an option; not "I can't separate the bowel wall
+            # from the hernia sac", nor one a later declaration settles: "... Final answer: B.")
             return None, "ambiguous"
         # the closing sentence, or the one before a bare "Unable to decide." that closes the reply
         # (batch 98: or before a closing remark that names no option: "Honestly, I can't settle between the left alone

@@ -231,6 +231,10 @@ _JSON_ANSWER = re.compile(
 )
 
 
+# a declaration's sentence that ends in a question mark
+_ASKED_AFTER = re.compile(r"[^.!;\n]{0,80}\?")
+
+
 def _field_name(found: str) -> str:
     """The name of a JSON answer field as :data:`_JSON_ANSWER` found it ('"label": "blue dot"' gives "label")."""
     return re.sub(r"[^a-z]+", "_", found.split(":", 1)[0].casefold()).strip("_")
@@ -613,7 +617,9 @@ def last_declaration(text: str, item: Item) -> Found:
     for pat, words, how in ((_DECL_DIAGNOSIS, ("diagnosis", "cause", "explanation"), "read"),
                             (_DECL_FOREIGN, _FOREIGN_WORDS, "foreign")):
         if any(w in low for w in words):
-            cands += [(m.start(), how, m.start(), m.end(), m.group(0)) for m in pat.finditer(text)]
+            # (not one asked: "Working explanation is adhesions? Or a hernia?", a hostile review of 7d438ea)
+            cands += [(m.start(), how, m.start(), m.end(), m.group(0)) for m in pat.finditer(text)
+                      if pat is not _DECL_DIAGNOSIS or not _ASKED_AFTER.match(text, m.end())]
     for m in _ANSWER_TAG.finditer(text):
         cands.append((m.start() + 1, "tag", m.start(1), m.end(1), ""))
     if "not applicable" in low or "NA" in text:
@@ -622,8 +628,10 @@ def last_declaration(text: str, item: Item) -> Found:
         fields = [(m, _field_name(m.group(0))) for m in _JSON_ANSWER.finditer(text)]
         # batch 98: '[{"bbox_2d": [...], "label": "green dot"}, {..., "label": "red dot"}, ...]': one field given
         # several values is a list of records (what each box is), not an answer
-        listed = {k for _, k in fields if text.lstrip()[:1] == "["
-                  and len({m.group(1).strip().casefold() for m, kk in fields if kk == k}) > 1}
+        values: dict[str, set[str]] = {}
+        for m, k in fields if text.lstrip()[:1] == "[" else ():
+            values.setdefault(k, set()).add(m.group(1).strip().casefold())
+        listed = {k for k, said in values.items() if len(said) > 1}
         for m, k in fields:
             if k not in listed:
                 cands.append((m.start() + 1, "tag", m.start(1), m.end(1), ""))
@@ -685,7 +693,8 @@ def last_declaration(text: str, item: Item) -> Found:
         for m in placings:
             placed = next((lb for w, lb in item.words if phrase_regex(w).fullmatch(m.group(1))), None)
             lab = next((lb for _, lb in item.words if lb != placed), None)
-            start = max((x.end() for x in SENTENCE_END.finditer(text, 0, m.start())), default=0)
+            start = max((x.end() for x in SENTENCE_END.finditer(text, max(0, m.start() - 300), m.start())),
+                        default=max(0, m.start() - 300))
             stop = SENTENCE_END.search(text, m.end())
             if _same_sense(text[start:stop.start() if stop else len(text)], item):
                 continue  # "The red dot is further along the vessel but closer to the camera": both senses said

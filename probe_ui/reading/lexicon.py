@@ -1090,8 +1090,9 @@ _BOTH_WAYS: dict[str, dict[str, frozenset[str]]] = {
                             "bé"}),
            "neither": frozenset({"das", "des", "is's", "ist", "isch", "mit", "die", "dor", "ja", "jo", "nich", "nicht",
                                  "keine", "kein",
-                                 # the Romanian "not" of "Nu sunt sigur" (I'm not sure), "Nu știu" (I don't know)
-                                 "sigur", "sigură", "știu", "stiu", "cred", "pot"})},
+                                 # the Romanian "not" of "Nu sunt sigur" (I'm not sure), "Nu știu" (I don't
+                                 # know), "Nu pot" (I cannot)
+                                 "sigur", "sigură", "știu", "stiu", "pot"})},
 }
 
 # batch 68: of :data:`_BOTH_WAYS`, the words read in one sense where the words after them show neither language: the

@@ -248,12 +248,9 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "male": ("man", "men", "boy"),
     "female": ("woman", "women", "girl"),
     "bilateral": ("both sides", "both lungs", "both kidneys", "on both sides"),
-    # batches 48-84: "the neck and shoulders are at the bottom ..., so the picture is the wrong way up", "the tibia is
-    # on top and the femur below so its flipped" (of correct and upside down, not the first)
-    # (not where the flip is a mirror's: "the image is flipped horizontally" is read as no option)
-    "mirror image": tuple(f"{v} flipped {how}" for v in ("is", "its", "it's") for how in (
-        "horizontally", "left to right", "left-right", "left-to-right", "side to side", "laterally")),
-    "upside down": ("wrong way up", "is flipped", "its flipped", "it's flipped",
+    # batches 48-84: "the neck and shoulders are at the bottom ..., so the picture is the wrong way up" (not
+    # "flipped", which may be a mirror's flip: "its flipped L/R", a hostile review of 7d438ea)
+    "upside down": ("wrong way up",
                     "inverted", "rotated 180 degrees", "rotated by 180 degrees", "rotated 180°", "rotated by 180°",
                     "flipped 180 degrees", "flipped by 180 degrees", "flipped 180°", "turned 180 degrees",
                     "turned by 180 degrees", "turned 180°", "rotated through 180°", "180° rotation",
