@@ -11307,3 +11307,24 @@ def test_near_misses_after_7d438ea_are_never_sure_and_wrong(reply: str, options:
                                                             meant: str | None) -> None:
     answer = extract(reply, "choice", tuple("ABCD"), options, question="What is the most likely diagnosis?")
     assert not (answer.sure and answer.choice != meant), answer
+
+
+@pytest.mark.parametrize("reply, kind, labels, options, question, meant", [
+    # the last hostile review: a depth asked back or placed within a structure; an impression that leaves the declared
+    # side out
+    ("Red is at the greatest depth? No, blue is.", "label", ("red", "green", "blue"), (),
+     "Which of the dots is at the greatest depth in this endoscopy image?", "blue"),
+    ("Red is at the greatest depth of the sulcus, but blue is deeper in the white matter.", "label",
+     ("red", "green", "blue"), (), "Which of the dots is at the greatest depth in this endoscopy image?", "blue"),
+    ("**Answer: Left kidney**\n\n### Findings\nThe renal cortex is preserved bilaterally, there is no perinephric "
+     "stranding, the bladder is partly distended, the ureters are not followed to the pelvis on this single image, and "
+     "there is no calculus visible along the expected course of either ureter on this limited sonographic study. \n\n"
+     "### Impression\nBoth kidneys show at least mild dilatation, right more than left.", "choice",
+     ("A", "B", "C", "D"), ("Left kidney", "Right kidney", "Both kidneys", "Neither kidney"),
+     "Which kidney is hydronephrotic?", None),
+])
+def test_near_misses_of_the_last_review_are_never_sure_and_wrong(reply: str, kind: str, labels: tuple[str, ...],
+                                                                 options: tuple[str, ...], question: str,
+                                                                 meant: str | None) -> None:
+    answer = extract(reply, kind, labels, options, question=question)
+    assert not (answer.sure and answer.choice != meant), answer

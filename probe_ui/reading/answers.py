@@ -1129,8 +1129,11 @@ def _concluded_otherwise(clean: str, item: Item, decl: Found, refusal: bool, sug
     section = conclusion_section(clean) if len(clean.split()) > LONG_WORDS else None
     if section is None or clean.rfind(section[:60]) <= decl.at:
         return False
-    found, how = _read(section.split("\n\n")[0], item, refusal, suggested, corrections=False)
-    return found is not None and found != decl.label and how != "ambiguous"
+    first = section.split("\n\n")[0]
+    found, how = _read(first, item, refusal, suggested, corrections=False)
+    if how == "ambiguous":  # "Both kidneys show at least mild dilatation, right more than left." after "Answer: Left"
+        return decl.label not in named_in(first, item)
+    return found is not None and found != decl.label
 
 
 def _about_the_question(section: str, item: Item, label: str) -> bool:

@@ -486,8 +486,9 @@ def _label_postfix(item: Item) -> re.Pattern[str]:
         r"(?:[ \t]+(?:is|was|(?:seems|appears|looks)(?:\s+to\s+be)?|lies|sits|is\s+located)[ \t]+(?:the[ \t]+)?(?:"
         + "|".join([*sup, *more])
         # batch 101: "so blue is at the greatest depth" to "Which of the dots is at the greatest depth?" (the question's
-        # own words; not "at the deepest point of the sulcus" nor "at the greatest risk": a hostile review of d8cdab9)
-        + (r"|at[ \t]+the[ \t]+greatest[ \t]+depth" if "at the greatest depth" in q else "")
+        # own words, closing its clause; not "at the deepest point of the sulcus", "at the greatest risk", "at the
+        # greatest depth of the sulcus" nor "Red is at the greatest depth? No, blue is.": hostile reviews)
+        + (r"|at[ \t]+the[ \t]+greatest[ \t]+depth(?=[ \t]*(?:[.,;!\n]|\Z))" if "at the greatest depth" in q else "")
         + r"|correct|right|answer)\b"
         # batch 17: the label and the question's own superlative or comparative with no verb between, as a clause of
         # its own ("-> green closest to surface", "blue nearer, red farther away")
