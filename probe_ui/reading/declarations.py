@@ -505,9 +505,14 @@ _OPPOSITE_COMPARATIVES = {"closer": "deeper further farther", "nearer": "deeper 
                           "brighter": "darker", "darker": "brighter", "higher": "lower", "lower": "higher"}
 
 
+def _asked_comparatives(item: Item) -> list[str]:
+    """The comparatives of :data:`_OPPOSITE_COMPARATIVES` the question asks with ("closer", "Which dot is closer?")."""
+    return [w for w in re.findall(r"[a-z]+er\b", item.question.casefold()) if w in _OPPOSITE_COMPARATIVES]
+
+
 def _same_sense(sentence: str, item: Item) -> bool:
     """Whether ``sentence`` also says the question's own comparative or its like ("... but closer to the camera")."""
-    asked = [w for w in re.findall(r"[a-z]+er\b", item.question.casefold()) if w in _OPPOSITE_COMPARATIVES]
+    asked = _asked_comparatives(item)
     if not asked:
         return False
     others = set(_OPPOSITE_COMPARATIVES[asked[0]].split())
@@ -523,7 +528,7 @@ def _label_opposite(item: Item) -> re.Pattern[str] | None:
     "further forward"), where the sense rests on what follows. None for other items."""
     if len({lb for _, lb in item.words}) != 2:
         return None
-    asked = [w for w in re.findall(r"[a-z]+er\b", item.question.casefold()) if w in _OPPOSITE_COMPARATIVES]
+    asked = _asked_comparatives(item)
     if len(asked) != 1:
         return None
     words = "|".join(r"[\s\-]+".join(re.escape(x) for x in w.split()) for w, _ in item.words)
