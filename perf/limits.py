@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import random
 import socket
 import struct
 import sys
@@ -62,6 +63,14 @@ def expect_error(fn: Callable[[], Any], kind: type[BaseException] = Exception) -
     return run
 
 
+def _varied_words(size: int) -> str:
+    """``size`` characters of reply words in a seeded random order: a long reply with no loop in it."""
+    rng = random.Random(0)
+    vocab = ("the a no not yes left right kidney mass is are there lesion likely option B C answer which I think "
+             "normal enlarged , . ; : - ( ) fracture effusion pneumothorax").split()
+    return " ".join(rng.choice(vocab) for _ in range(size // 4))[:size]
+
+
 def parsing() -> None:
     from probe_ui.reading.answers import extract, extract_legacy
 
@@ -88,7 +97,17 @@ def parsing() -> None:
              ("Options: A. x B. b C. c " * 8000, "choice", ("A", "B", "C"), ("x", "b", "c"))]
     for i, (text, kind, labels, options) in enumerate(cases, 1):
         timed(f"answer parser, degenerate reply {i} (100 kB)", 1.0, lambda: extract(text, kind, labels, options))
-    timed("legacy MediConfusion parser, 26 labels", 1.0,
+    # loops are read as their first 50 turns (cleaning.collapse_loops); 100 kB of words in no loop is read whole by
+    # every rule
+    words = _varied_words(100_000)
+    timed("answer parser, 100 kB of varied words (choice)", 1.0,
+          lambda: extract(words, "choice", ("A", "B", "C"), ("x", "b", "c")))
+    timed("answer parser, 100 kB of varied words (yes/no)", 1.0, lambda: extract(words, "yesno", ("yes", "no")))
+    # the benchmarks' legacy parsers are loaded once per process (the first call imports every benchmark): timed on
+    # its own, so that the next line times the reading of a 100 kB reply alone
+    timed("legacy parsers loaded (first call)", 2.0,
+          lambda: extract_legacy("mediconfusion", "A", "choice", tuple("ABCDEFGHIJKLMNOPQRSTUVWXYZ")))
+    timed("legacy MediConfusion parser, 26 labels (100 kB)", 1.0,
           lambda: extract_legacy("mediconfusion", "x " * 50000 + "Q.", "choice", tuple("ABCDEFGHIJKLMNOPQRSTUVWXYZ")))
 
 

@@ -11,6 +11,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from probe_ui.benchmarks import legacy_modes
+from probe_ui.reading import cleaning
 from probe_ui.reading.answers import Answer, extract, extract_legacy, is_correct, is_refusal
 
 AB = ("A", "B")
@@ -704,12 +705,28 @@ def test_any_option_text_reply_reads_its_letter(data: st.DataObject) -> None:
     # batch 84: the prompt's option list echoed 8,000 times
     ("Options: A. x B. b C. c " * 8000, "choice", ABC, ("x", "b", "c"), (None, "none")),
 ])
+@pytest.mark.parametrize("loops_cut", [True, False], ids=["loops cut", "read whole"])
 @pytest.mark.slow
 def test_degenerate_100k_replies_are_read(text: str, kind: str, labels: tuple[str, ...], options: tuple[str, ...],
-                                          expected: tuple[str | None, str]) -> None:
-    """Each once took seconds to minutes; perf/limits.py times them (goal: under a second)."""
+                                          expected: tuple[str | None, str], loops_cut: bool,
+                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each once took seconds to minutes; perf/limits.py times them (goal: under a second). A loop is now read as
+    its first 50 turns; read whole (as a long reply with no loop is), every rule still reads it in linear time and
+    to the same answer."""
+    if not loops_cut:
+        monkeypatch.setattr(cleaning, "LOOPED_CHARS", 10**9)
     a = extract(text, kind, labels, options)
     assert (a.choice, a.method) == expected
+
+
+def test_a_looping_reply_is_read_as_its_first_turns() -> None:
+    """A model caught in a loop: the loop is cut to 50 turns, what comes after it is kept; a reply under 10,000
+    characters stands as written, however often it repeats itself."""
+    looped = "it is " * 16666 + "it is B"
+    assert cleaning.collapse_loops(looped) == "it is " * 50 + "B"
+    assert cleaning.collapse_loops("yes\n" * 2000) == "yes\n" * 2000  # 8,000 characters: as written
+    assert cleaning.collapse_loops("I think " + "no " * 5000 + "Answer: A") == "I think " + "no " * 50 + "Answer: A"
+    assert extract("Findings: " + "normal. " * 3000 + "Answer: B", "choice", ABC, ("x", "b", "c")).choice == "B"
 
 
 def test_legacy_mediconfusion_with_many_labels() -> None:

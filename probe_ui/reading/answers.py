@@ -207,7 +207,16 @@ from pathlib import Path
 from probe_ui.reading import lexicon, overlap, positions, pushback, subject, synonyms
 from probe_ui.reading.attribution import PARTLY_AGREES, agrees, attributed_mentions, opens_rejecting, suggested_label
 from probe_ui.reading.boxed import boxed_or_backtick
-from probe_ui.reading.cleaning import NA_OPTION, NOT_APPLICABLE, SENTENCE_END, WORD, clean_reply, mask_spans, norm
+from probe_ui.reading.cleaning import (
+    NA_OPTION,
+    NOT_APPLICABLE,
+    SENTENCE_END,
+    WORD,
+    clean_reply,
+    collapse_loops,
+    mask_spans,
+    norm,
+)
 from probe_ui.reading.closings import (
     NUMBER_WORDS,
     against_body,
@@ -484,6 +493,7 @@ def extract(text: str, kind: str, labels: Sequence[str], options: Sequence[str] 
     carried = carried_text(text) if text.lstrip()[:1] in ("[", "{") else None
     if carried is not None:  # a serving stack's whole response pasted as the reply: the model's words in it
         text = carried
+    text = collapse_loops(text)
     refusal = is_refusal(text)
     if kind == "free":
         return Answer(None, "free_text", invalid=False, refusal=refusal)
