@@ -11328,3 +11328,42 @@ def test_near_misses_of_the_last_review_are_never_sure_and_wrong(reply: str, kin
                                                                  meant: str | None) -> None:
     answer = extract(reply, kind, labels, options, question=question)
     assert not (answer.sure and answer.choice != meant), answer
+
+
+_FLUID_Q = "Does this image show free fluid in Morison's pouch?"
+_FLUID = ("Free fluid is present", "No free fluid")
+
+
+@pytest.mark.parametrize("reply, kind, labels, options, question, choice, sure, refusal", [
+    # batch 103: what a finding "may represent" is a hedge (not a mismatch that "may indicate a labelling error",
+    # said of any case)
+    ("There is a thin anechoic stripe in Morison's pouch, which may represent a small amount of free fluid.", "choice",
+     ("A", "B"), _FLUID, _FLUID_Q, "A", False, False),
+    ("There is a thin anechoic stripe in Morison's pouch: free fluid. A mismatch between the request and the image may "
+     "indicate a labelling error.", "choice", ("A", "B"), _FLUID, _FLUID_Q, "A", True, False),
+    # two readings of one finding weighed, then no choice: a withdrawal, not a decline; an image not interpretable or a
+    # judgement the film limits is one
+    ("You may be right: the lucent line could be a fracture — or it could be the normal apophysis. Honestly, I can't "
+     "say which it is.", "yesno", ("yes", "no"), (), "Is there a fracture?", None, False, False),
+    ("Image not interpretable: glare obscures both markers.", "label", ("red", "green", "blue"), (),
+     "Which dot is closest to the surface?", None, False, True),
+    ("The film is rotated and taken AP, which makes the heart look bigger than it is, so any judgement here is "
+     "limited. With that caveat, I'd say **B. Mildly enlarged**.", "choice", ("A", "B", "C"),
+     ("Normal", "Mildly enlarged", "Severely enlarged"), "How large is the heart?", "B", False, True),
+    ("The image shows a small nodule, so my assessment is limited to its margins: B. Mildly enlarged.", "choice",
+     ("A", "B", "C"), ("Normal", "Mildly enlarged", "Severely enlarged"), "How large is the heart?", "B", True, False),
+    # Western Armenian with its emphasis mark, Bambaiya Hindi with the one addressed, Palembang Malay, Fante
+    ("Այո՛, ասիկա կուրծքի պատկեր մըն է։", "yesno", ("yes", "no"), (), "Does this image show the chest?", "yes", True,
+     False),
+    ("Nahi bhidu, koi fracture-vracture nahi hai, haddi ekdum fit hai.", "yesno", ("yes", "no"), (),
+     "Is there a fracture?", "no", True, False),
+    ("Dak, katek cairan di rongga perut.", "yesno", ("yes", "no"), (), "Is there ascites?", "no", True, False),
+    ("Nyew.", "yesno", ("yes", "no"), (), "Is this an ultrasound image?", "yes", True, False),
+    # near misses: the words before no mark ("nahi bhidu pata": I don't know, mate)
+    ("Nahi bhidu pata.", "yesno", ("yes", "no"), (), "Is there a fracture?", None, False, False),
+    ("Dak ada.", "yesno", ("yes", "no"), (), "Is there ascites?", None, False, False),
+])
+def test_batch_103_hedges_declines_and_words(reply: str, kind: str, labels: tuple[str, ...], options: tuple[str, ...],
+                                             question: str, choice: str | None, sure: bool, refusal: bool) -> None:
+    answer = extract(reply, kind, labels, options, question=question)
+    assert (answer.choice, answer.sure, answer.refusal) == (choice, sure, refusal), answer

@@ -18,6 +18,10 @@ _RECOMMENDED = (r"\s+(?:considered|performed|obtained|indicated|warranted|helpfu
 #: the words that make a reading a guess, wherever they stand in the part of the reply that gives the answer
 HEDGE = re.compile(
     r"(?i)\b(?:probabl[ey]|likely|possibl[ey]|perhaps|maybe|might|(?:could|may)\s+be(?!" + _RECOMMENDED + r")|"
+    # batch 103: "a thin anechoic stripe, which may represent a small amount of free fluid": what the finding seen may
+    # stand for (not "a mismatch between the request and the image may indicate a labelling error", said of any case)
+    r"(?:which|this|that|it|these|they)\s+(?:could|may)\s+(?:well\s+)?(?:represent|reflect|indicate|signify|"
+    r"correspond\s+to)\b|"
     r"i(?:'d|\s+would)?\s+(?:think|"
     r"believe|suspect|guess)|favou?r(?:s|ing)?|"
     # batch 21: "guessing no" says it is a guess

@@ -618,7 +618,9 @@ YES_NO: dict[str, tuple[str, ...]] = {
             # batch 71: Ga ("Hɛɛ, enɛ ji X-ray.", yes, this is an X-ray); only before a mark. batch 72: Kikamba "Ii."
             # left out (the Japanese romaji "ii", as Inuvialuktun's above), Chiyao "Elo." left out (the Portuguese
             # "elo", a link)
-            "hɛɛ"),
+            "hɛɛ",
+            # batch 103: Fante ("Nyew.", yes), Bambaiya Hindi ("Haan bhidu, ..."); only before a mark
+            "nyew", "haan bhidu", "haan yaar", "haan bhai"),
     # batch 88: Jeju "아니우다." (no, it is not)
     "no": ("non", "nein", "não", "nao", "否", "不是", "不对", "没有", "不", "无", "错", "いいえ", "아니요",
            "아니오", "아니우다",
@@ -777,7 +779,11 @@ YES_NO: dict[str, tuple[str, ...]] = {
            "nɔ", "lā",
            # batch 91: Palatine German ("Naa, des is fei ka MRT, des is a CT.", no, that is no MRI, that is a CT);
            # only before a mark (the Telugu "naa", my)
-           "naa"),
+           "naa",
+           # batch 103: Bambaiya Hindi ("Nahi bhidu, koi fracture-vracture nahi hai", no, mate: "nahi" with the one
+           # addressed), Palembang Malay ("Dak, katek cairan di rongga perut.", no, there is no fluid); only before a
+           # mark
+           "nahi bhidu", "nahi yaar", "nahi bhai", "dak"),
 }
 # other answer words, anywhere in the reply; the key is the English word the rules read
 WORDS: dict[str, tuple[str, ...]] = {
@@ -1040,7 +1046,8 @@ def _word_regexes() -> tuple[dict[str, frozenset[str]], re.Pattern[str], dict[st
     yn = {w.casefold(): en for en, ws in YES_NO.items() for w in ws}
     # the answer word itself (matched where the marks before it end: _opening_word)
     opening = re.compile(r"(" + "|".join(re.escape(w) for w in sorted(yn, key=len, reverse=True))
-                         + r")(?=[\s.,;:!?)\"'*\u104a\u104b\u1361\u1362\u1363\u0964\u0965]|\Z)", re.IGNORECASE)
+                         + r")(?=[\s.,;:!?)\"'*\u104a\u104b\u1361\u1362\u1363\u0964\u0965\u055b\u055c\u055d\u0589]|\Z)",
+                         re.IGNORECASE)
     return lat, han, words, opening, yn
 
 
@@ -1136,8 +1143,10 @@ def _other_sense(word: str, rest: str) -> bool:
         return True
     if w == "si":
         return re.match(r"\s+\w", rest) is not None
-    # batch 47: the Devanagari danda ("नङा।") is a full stop
-    return w in _ONLY_BEFORE_A_MARK and re.match(r"\s*(?:[,.!;:\u0964\u0965]|-+\s|\Z)", rest) is None
+    # batch 47: the Devanagari danda ("नङा।") is a full stop; batch 103: the Armenian marks (emphasis "Այո՛,",
+    # exclamation, comma, full stop) are marks
+    return w in _ONLY_BEFORE_A_MARK and re.match(r"\s*(?:[,.!;:\u0964\u0965\u055b\u055c\u055d\u0589]|-+\s|\Z)",
+                                                 rest) is None
 
 
 # yes/no words that are also the start of a sentence in another sense: read only before a comma, a full stop or an
@@ -1160,6 +1169,9 @@ _ONLY_BEFORE_A_MARK = frozenset({"hindi", "nei", "не", "nahi", "nahin", "po", 
                                  "te", "ҫапла", "leres", "yee", "wen", "ניין", "lae", "sega",
                                  # batch 31-32: Occitan, Twi, Faroese, Corsican, Breton, Aymara
                                  "òc", "aane", "já", "innò", "nann", "janiwa",
+                                 # batch 103: Bambaiya Hindi, Palembang Malay, Fante
+                                 "nahi bhidu", "nahi yaar", "nahi bhai", "dak", "nyew", "haan bhidu", "haan yaar",
+                                 "haan bhai",
                                  # batch 33: Cornish (English "nag"), Kikuyu (Spanish "aca")
                                  "nag", "aca",
                                  # batch 34: Kirundi (English "ego"), Kapampangan (Japanese romaji "wa"), Navajo,

@@ -875,6 +875,13 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
     # "Treat this as a best estimate rather than a confident answer.")
     ("nondiagnostic-or-within-limits",
      r"\bnon-?diagnostic\s+(?:image|study|exam|examination|film|radiograph|scan)\b"
+     # batch 103: "Image not interpretable: glare obscures both markers.", "The film is rotated and taken AP, which
+     # makes the heart look bigger than it is, so any judgement here is limited. With that caveat, I'd say B."
+     r"|\b(?:image|study|exam|examination|film|radiograph|scan|photo(?:graph)?)\s+(?:is\s+|was\s+)?(?:not\s+"
+     r"interpretable|uninterpretable|not\s+readable|unreadable)\b"
+     r"|\b(?:image|film|radiograph|scan|photo(?:graph)?|study|view)\b[^.!?\n]{0,160}?\b(?:so|which\s+means|meaning)\s+"
+     r"(?:any|my|the)\s+(?:judge?ment|assessment|interpretation|read(?:ing)?|call)\s+(?:here\s+)?is\s+(?:therefore\s+|"
+     r"necessarily\s+)?limited\b(?!\s+to\b)"
      r"|\bno\s+(?:interpretation|assessment|reading)\s+(?:can\s+be|could\s+be|is)\s+(?:provided|possible|made|given)\b"
      r"|\b(?:assessment|evaluation)\s+(?:for|of)\s+[\w\-]+(?:\s+[\w\-]+)?\s+is\s+not\s+possible\b"
      r"|\bI(?:'m|\s+am)\s+not\s+going\s+to\s+be\s+able\s+to\s+(?:give|provide|offer)\s+(?:you\s+)?(?:a\s+)?"
@@ -1218,7 +1225,11 @@ _EQUIVOCAL = re.compile(r"(?i)\b(?:both|either)\s+(?:are\s+|is\s+|seem\s+|remain
                         # batch 99: "... which would fit a late arterial phase. Honestly, I can't tell which of the
                         # two this is.", "..., so I can't say yes or no with any confidence.": the two answers
                         # themselves weighed
-                        r"|\b(?:tell|say|decide)\s+which\s+of\s+the\s+two\b|\bsay\s+yes\s+or\s+no\b")
+                        r"|\b(?:tell|say|decide)\s+which\s+of\s+the\s+two\b|\bsay\s+yes\s+or\s+no\b"
+                        # batch 103: "I said no, but the lucent line ... could be a fracture — or it could be the
+                        # normal apophysis. Honestly, I can't say which it is.": two readings of one finding weighed
+                        r"|\b(?:could|might|may)\s+be\s+[^.;!?\n]{1,80}?\bor\s+(?:it|this|that|they)\s+(?:could|might|may)\s+"
+                        r"(?:just\s+|simply\s+|equally\s+)?be\b")
 # declines that, after the findings were weighed, only say the reply cannot choose ("I can't decide", "I honestly
 # don't know which it is")
 _HEDGED_DECLINES = frozenset({"cannot-decide", "do-not-know", "cannot-zh"})
