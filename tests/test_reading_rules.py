@@ -11367,3 +11367,64 @@ def test_batch_103_hedges_declines_and_words(reply: str, kind: str, labels: tupl
                                              question: str, choice: str | None, sure: bool, refusal: bool) -> None:
     answer = extract(reply, kind, labels, options, question=question)
     assert (answer.choice, answer.sure, answer.refusal) == (choice, sure, refusal), answer
+
+
+_HYDRO = ("Nephrolithiasis", "Ureteral tumour", "Pregnancy", "Prostatic enlargement")
+_HYDRO_Q = "What is the most likely cause of the hydronephrosis?"
+_SKIN = ("Actinic keratosis", "Dermatofibroma", "Vascular lesion", "Melanocytic nevus")
+_NOTA = ("None of the above", "Hepatic cyst", "Hemangioma", "Metastasis")
+
+
+@pytest.mark.parametrize("reply, options, question, choice, sure", [
+    # batch 102: an escape option named in a review of the options is no escape stated
+    ("| Option | Fits? |\n|---|---|\n| A | None of the above | No - a lesion is present |\n| C | Hemangioma | Yes |\n\n"
+     "Answer: C. Hemangioma", _NOTA, "Which finding is present in the liver?", "C", True),
+    ("- None of the above (A): a definite lesion is present.\n- Hemangioma (C): peripheral nodular enhancement.\n\n"
+     "Answer: C. Hemangioma", _NOTA, "Which finding is present in the liver?", "C", True),
+    # what fits, the answer one would give, a short answer's dash
+    ("So, of the options given, the one that fits is **A — none of the above**.", _NOTA,
+     "Which finding is present in the liver?", "A", True),
+    ("That's the sign of a joint effusion, and it's the answer I'd give — **A**.",
+     ("Joint effusion", "Osteoarthritis", "Patellar fracture", "None of the above"), "What abnormality is seen?", "A",
+     True),
+    ("**Short answer:** the hydronephrosis is caused by an obstructing stone — **A. Nephrolithiasis**.", _HYDRO,
+     _HYDRO_Q, "A", True),
+    ("Short answer: it is A. Nephrolithiasis - B. Ureteral tumour is not likely.", _HYDRO, _HYDRO_Q, "A", True),
+    # an option set aside in a review's last line is no verdict, sure (a hostile probe of these replies)
+    ("Nephrolithiasis is the cause. Prostatic enlargement (D): no.", _HYDRO, _HYDRO_Q, None, False),
+    ("Nephrolithiasis is the cause. Pregnancy (C) unlikely.", _HYDRO, _HYDRO_Q, None, False),
+    ("Nephrolithiasis is the cause. Pregnancy not likely.", _HYDRO, _HYDRO_Q, None, False),
+    ("Avoid anticoagulation until the stone is excluded. Nephrolithiasis (A).", _HYDRO, _HYDRO_Q, "A", True),
+    # a lesion is what every option of the question is; the dermatofibroma's family; a stage is no hedge
+    ("Lesion.", _SKIN, "What is this skin lesion?", None, False),
+    ("**Impression:** Benign fibrohistiocytic lesion.\n\n**Answer:** B. Dermatofibroma", _SKIN,
+     "What is this skin lesion?", "B", True),
+    ("Findings:\n- A hypoenhancing mass in the pancreatic head.\n\nImpression:\nFindings most consistent with ductal "
+     "adenocarcinoma - C - borderline resectable depending on the SMV contact.",
+     ("Pseudocyst", "None of the above", "Ductal adenocarcinoma", "IPMN"),
+     "What lesion is seen in the pancreatic head?", "C", True),
+])
+def test_batch_102_long_reviews(reply: str, options: tuple[str, ...], question: str, choice: str | None,
+                                sure: bool) -> None:
+    answer = extract(reply, "choice", tuple("ABCD"), options, question=question)
+    assert (answer.choice, answer.sure) == (choice, sure), answer
+
+
+@pytest.mark.parametrize("reply, labels, question, choice, refusal", [
+    # batch 102: a technique's correction is no self-correction; a decline said as one; two readings weighed
+    ("**Study:** FDG PET/CT, fused axial image, with the corresponding attenuation-correction CT.\n\n**Findings:** "
+     "Pleura: no effusion.", ("yes", "no"), "Is this a PET scan? (please answer yes/no)", "yes", False),
+    ("I'm going to decline to label this person's sex from the image.", ("male", "female"),
+     "Is this patient male or female?", None, True),
+    ("Yes, the effusion is on the left. Hmm, but it might be bilateral, or the left blunting might just be pleural "
+     "thickening. I cannot say for sure whether the effusion is on the left.", ("yes", "no"),
+     "Is the pleural effusion on the left side?", None, False),
+    ("Ориентация правильная.", ("correct", "upside down"), "Is this knee X-ray in its correct orientation?", "correct",
+     False),
+    ("Takdak, tulang tu tak patah pun.", ("yes", "no"), "Is there a fracture?", "no", False),
+])
+def test_batch_102_words_and_declines(reply: str, labels: tuple[str, ...], question: str, choice: str | None,
+                                      refusal: bool) -> None:
+    kind = "yesno" if labels == ("yes", "no") else "label"
+    answer = extract(reply, kind, labels, (), question=question)
+    assert (answer.choice, answer.refusal) == (choice, refusal), answer

@@ -296,7 +296,7 @@ from probe_ui.reading.structured import (
     structured_label,
     transcript_answers,
 )
-from probe_ui.reading.sureness import LONG_WORDS, REVERSAL, declaration_denied, is_sure
+from probe_ui.reading.sureness import LONG_WORDS, REVERSAL, declaration_denied, is_sure, rejected_by_name
 from probe_ui.reading.verdicts import (
     REVISION,
     UNDECIDED_BETWEEN,
@@ -1632,7 +1632,7 @@ def _read_choice(clean: str, item: Item, decl: Found, out_of_range: bool, refusa
         return None, "ambiguous"  # batch 30: "The physician chose B. ..., I agree on that much; whether ..."
     # 3. lone letter tokens
     out_of_range = out_of_range or oor
-    if len(letters) == 1:
+    if len(letters) == 1 and not rejected_by_name(plain, item, letters[0]):  # (not "Pregnancy (C): no.")
         return mention(letters[0], "bare")
     weighed = mask_spans(plain, [m.span() for m in ALTERNATIVES.finditer(plain)])
     if len(letters) > 1 or (weighed != plain and len(bare_letters(plain.strip(), item)[0]) > 1):
@@ -1970,8 +1970,8 @@ def _closing_verdict(text: str, item: Item, refusal: bool, suggested: str | None
     if not verdict.strip(" \t.!*_") or TAIL_HEDGE.search(verdict) or "?" in verdict:
         return None
     found, how = _read(verdict, item, refusal, suggested, corrections=False)
-    if found is None or how in ("ambiguous", "truncated"):
-        return None
+    if found is None or how in ("ambiguous", "truncated") or rejected_by_name(verdict, item, found):
+        return None  # (not "Prostatic enlargement (D): no.", a review's last line)
     if arrow is None and cue is None and _remark_on(verdict, found, item):
         return None  # "... which fits avascular necrosis. Septic arthritis remains in the differential."
     return found, max(0, text.rfind(last)), arrow is None and cue is None
@@ -1981,7 +1981,10 @@ def _closing_verdict(text: str, item: Item, refusal: bool, suggested: str | None
 _REMARK_WORDS = frozenset("remains remain need needs needed require requires required risk risks causes cause would "
                           "could can may might should typically usually tends tend premature unnecessary unwarranted "
                           "differential considered consider wait waits later first crossed mind briefly rare "
-                          "uncommon".split())
+                          "uncommon "
+                          # what sets the option aside ("Pregnancy (C) not likely.", "Pregnancy unlikely.": a hostile
+                          # probe of batch 102's replies, read as the verdict, sure)
+                          "unlikely improbable doubtful excluded ruled less least".split())
 
 
 def _remark_on(sentence: str, label: str, item: Item) -> bool:

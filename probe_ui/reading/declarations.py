@@ -26,6 +26,11 @@ _ARTICLE_LETTERS = frozenset("AaIi")
 
 _DECL_PREFIX = re.compile(
     r"(?:"
+    # batch 102: "**Short answer:** the hydronephrosis is caused by an obstructing stone — **A. Nephrolithiasis**." (the
+    # labelled line's sentence, then a dash and a letter with its option's words)
+    r"\b(?:bottom\s+line|short\s+answer|answer\s+first)\W{0,3}:(?:(?!\(?\b(?-i:[A-Z])[.)][ \t])[^\n]){1,200}?"
+    r"\s[-\u2013\u2014]"
+    r"(?=[ \t*_]*\(?(?-i:[A-Z])[.)][ \t]+[^\W\d_])|"
     # batch 27: a labelled line that gives the answer: "Bottom line: **D. Tuberculosis.**", "Answer first: A — ...",
     # "**Most likely:** C. Vascular lesion", "Short answer: no", "TL;DR: B" (the colon makes it a label; first, so
     # that "answer" alone does not take "Answer first")
@@ -34,7 +39,10 @@ _DECL_PREFIX = re.compile(
     # batch 88: "**Best fit: C. Seborrheic keratosis**", "**Most consistent with: A. Psoriasis**" heading a long reply
     r"|best\s+(?:fit|match)|most\s+(?:consistent|compatible)\s+with)\W{0,3}:|"
     # batch 94: "The answer I'd give is **B, none of the above**." (before "answer" alone)
-    r"\banswer\s+I(?:'d|\s+would)\s+(?:give|pick|choose|go\s+with)\s+is\b|"
+    # batch 102: "That's the radiographic sign of a joint effusion, and it's the answer I'd give — **A**." (a dash,
+    # then a capital letter)
+    r"\banswer\s+I(?:'d|\s+would)\s+(?:give|pick|choose|go\s+with)(?:\s+is\b|[ \t]*(?:[-:\u2014\u2013])"
+    r"(?=[ \t*_]*\(?(?-i:[A-Z])\b))|"
     r"\banswer\s*(?:is|would\s+be|should\s+be|will\s+be|must\s+be|has\s+to\s+be|appears\s+to\s+be|"
     # batch 22: an arrow for the colon ("Analysis: ... Answer \u2192 C", "Answer -> C")
     r"seems\s+to\s+be|here\s+is|choice\s+is|option\s+is|letter\s+is)?\s*(?:[-=]>|[\u2192\u21d2\u27a1\u2794]|[:=]|"
@@ -56,6 +64,11 @@ _DECL_PREFIX = re.compile(
     # after it, then a mark: not "the diagnosis is an abscess")
     r"|\b(?:the|my)\s+diagnosis\s+(?:is|would\s+be)\b(?=[ \t*_]*(?:option[ \t]+)?\(?(?-i:[A-Z])\b[)*_]*[ \t]*"
     r"(?:[,.;:!\u2014\u2013]|\s-\s|\Z))"
+    # batch 102: "So, of the options given, the one that fits is **A — none of the above**." (a capital letter after
+    # it, then a mark)
+    r"|\bthe\s+(?:one|option|answer|choice|explanation|diagnosis)\s+that\s+(?:best\s+)?(?:fits|matches|applies)"
+    r"(?:\s+best)?\s+is\b"
+    r"(?=[ \t*_]*(?:option[ \t]+)?\(?(?-i:[A-Z])\b[)*_]*[ \t]*(?:[,.;:!\u2014\u2013]|\s-\s|\Z))"
     # batch 91: "I'd record A, mid trachea above the carina." (a capital letter after it: not "I'd record the CTR")
     r"|\bI(?:\s+would|\s+will|'d|'ll)\s+record\b(?=[ \t*_]*(?:option[ \t]+)?\(?(?-i:[A-Z])\b[)*_]*[ \t]*"
     r"(?:[,.;:!\u2014\u2013]|\s-\s|\Z))"

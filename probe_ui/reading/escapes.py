@@ -80,6 +80,13 @@ def escape_conflict(text: str, item: Item, label: str) -> bool:
         if lexicon.escape_kind_of_option(opt):
             body = r"[\s\-]+".join(re.escape(w) for w in opt.split())
             text = re.sub(r"(?i)[(\[]?\b[A-Z][)\].:][ \t]*" + body, " ", text)
+            # batch 102: the option named in a review of the options, as a table row's heading or with its letter
+            # after it ("| None of the above | - | A lesion is present |", "- None of the above (B): A definite lesion
+            # is present.")
+            text = re.sub(r"(?im)^[ \t]*\|[ \t]*" + body + r"[ \t]*\|", " ", text)
+            text = re.sub(r"(?i)\b" + body + r"[ \t]*[(\[](?-i:[A-Z])[)\]]", " ", text)
+    # (a row led by a letter names that option in its next cell, in whatever words: "| B | Not a suitable question |")
+    text = re.sub(r"(?m)^[ \t]*\|[ \t]*[A-Z][ \t]*\|[^|\n]*\|", " ", text)
     text = mask_spans(text, _either_of_another(text[:4000], item))
     said = {lb for k in lexicon.escape_kind_of_reply(text[:4000]) for lb in item.escapes.get(k, ())}
     return bool(said) and label not in said

@@ -28,7 +28,8 @@ HEDGE = re.compile(
     r"guessing|"
     # batch 91: "Yes, borderline cardiomegaly." (a size or calibre at the edge of normal: the corpus labels every
     # reply that leaves it there open, batches 5-89)
-    r"borderline|"
+    # (not "borderline resectable", a stage of pancreatic cancer: batch 102)
+    r"borderline(?![\s\-]+(?:un)?resectab)|"
     # batch 90: "It's a judgment call.", "Honestly, it's on the fence." (the corpus labels every such reply open)
     r"judge?ment\s+call|on\s+the\s+fence|toss[\s\-]up|coin\s+(?:toss|flip)|(?:go|goes|going)\s+either\s+way|"
     # hostile review of batches 80-83: '{"final": "A", "note": "B is equally plausible"}', '{"confidence": "low"}'

@@ -783,7 +783,10 @@ YES_NO: dict[str, tuple[str, ...]] = {
            # batch 103: Bambaiya Hindi ("Nahi bhidu, koi fracture-vracture nahi hai", no, mate: "nahi" with the one
            # addressed), Palembang Malay ("Dak, katek cairan di rongga perut.", no, there is no fluid); only before a
            # mark
-           "nahi bhidu", "nahi yaar", "nahi bhai", "dak"),
+           "nahi bhidu", "nahi yaar", "nahi bhai", "dak",
+           # batch 102: Kedah Malay ("Takdak, tulang tu tak patah pun.", no, that bone is not broken at all); only
+           # before a mark
+           "takdak"),
 }
 # other answer words, anywhere in the reply; the key is the English word the rules read
 WORDS: dict[str, tuple[str, ...]] = {
@@ -819,7 +822,9 @@ WORDS: dict[str, tuple[str, ...]] = {
     "correct": ("correcta", "correcto", "correcte", "korrekt", "korrekte", "richtig", "richtige", "corretta",
                 "corretto", "正确", "正常方向",
                 # batch 94: Japanese "答え：正しい向き" (answer: the correct orientation)
-                "正しい向き", "正しい方向"),
+                "正しい向き", "正しい方向",
+                # batch 102: Russian "Ориентация правильная." (the orientation is correct; not "неправильная")
+                "правильная", "правильный", "правильное", "правильно"),
     "pediatric": ("pediátrico", "pediátrica", "niño", "niña", "infantil", "pédiatrique", "enfant", "pädiatrisch",
                   "kinder", "儿童", "小儿", "儿科",
                   # batch 70: the child beside "大人" (adult, below): Japanese "子供" / "子ども", Chinese "小孩"
@@ -1171,7 +1176,7 @@ _ONLY_BEFORE_A_MARK = frozenset({"hindi", "nei", "не", "nahi", "nahin", "po", 
                                  "òc", "aane", "já", "innò", "nann", "janiwa",
                                  # batch 103: Bambaiya Hindi, Palembang Malay, Fante
                                  "nahi bhidu", "nahi yaar", "nahi bhai", "dak", "nyew", "haan bhidu", "haan yaar",
-                                 "haan bhai",
+                                 "haan bhai", "takdak",
                                  # batch 33: Cornish (English "nag"), Kikuyu (Spanish "aca")
                                  "nag", "aca",
                                  # batch 34: Kirundi (English "ego"), Kapampangan (Japanese romaji "wa"), Navajo,

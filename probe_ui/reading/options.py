@@ -122,7 +122,10 @@ def option_mentions(text: str, item: Item) -> tuple[list[str], list[str]] | None
 # words that say nothing about which option is meant (rule 4's keyword reading ignores them)
 KEYWORD_STOP = frozenset("""the a an of in on at to for with and or is are was were be been being this that these
 those it its there their as by from into than then no not nor but if so very more most less least showing shows show
-shown seen image images scan question answer option options choice which what both either neither""".split())
+shown seen image images scan question answer option options choice which what both either neither
+lesion lesions finding findings abnormality abnormalities process condition appearance""".split())
+# (batch 102: "Benign fibrohistiocytic lesion." named no "Vascular lesion": a lesion is what every option of "What is
+# this skin lesion?" is)
 
 
 def keyword_option(text: str, item: Item) -> str | None:

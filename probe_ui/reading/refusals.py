@@ -299,6 +299,8 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
     # batch 65: "..., so I'll decline to choose between vasogenic and cytotoxic."
     ("decline", r"\bi\s+(?:must|have\s+to|will|would)\s+(?:respectfully\s+)?(?:decline|refrain|abstain)\b"
                 r"|\bi(?:'ll|'d)\s+(?:respectfully\s+)?(?:decline\s+to|refrain|abstain)\b"
+                # batch 102: "I'm going to decline to label this person's sex from the image."
+                r"|\bi(?:'m|\s+am)\s+going\s+to\s+(?:respectfully\s+)?decline\b|\bi\s+(?:respectfully\s+)?decline\s+to\b"
                 r"|\bi(?:'d|\s+would)\s+rather\s+not\s+(?:commit|answer|say|guess|speculate|choose|pick|decide|"
                 # batch 47: "I'd rather not confirm or contest the physician's answer here: ..."
                 r"confirm|contest|"
@@ -1225,11 +1227,7 @@ _EQUIVOCAL = re.compile(r"(?i)\b(?:both|either)\s+(?:are\s+|is\s+|seem\s+|remain
                         # batch 99: "... which would fit a late arterial phase. Honestly, I can't tell which of the
                         # two this is.", "..., so I can't say yes or no with any confidence.": the two answers
                         # themselves weighed
-                        r"|\b(?:tell|say|decide)\s+which\s+of\s+the\s+two\b|\bsay\s+yes\s+or\s+no\b"
-                        # batch 103: "I said no, but the lucent line ... could be a fracture — or it could be the
-                        # normal apophysis. Honestly, I can't say which it is.": two readings of one finding weighed
-                        r"|\b(?:could|might|may)\s+be\s+[^.;!?\n]{1,80}?\bor\s+(?:it|this|that|they)\s+(?:could|might|may)\s+"
-                        r"(?:just\s+|simply\s+|equally\s+)?be\b")
+                        r"|\b(?:tell|say|decide)\s+which\s+of\s+the\s+two\b|\bsay\s+yes\s+or\s+no\b")
 # declines that, after the findings were weighed, only say the reply cannot choose ("I can't decide", "I honestly
 # don't know which it is")
 _HEDGED_DECLINES = frozenset({"cannot-decide", "do-not-know", "cannot-zh"})
@@ -1281,6 +1279,9 @@ _WEIGHED = re.compile(r"(?i)\btorn\s+between\b|\bcommit\s+to\s+either\b"
                       # than IRMA, and I can't tell which from this photo; I'm not confident in either answer now."
                       r"|\b(?:not|no\s+longer)\s+(?:confident|sure|certain)\s+(?:in|of|about)\s+either\s+"
                       r"(?:answer|option|one|reading)\b"
+                      # batch 102: "... so I'm no longer confident whether this is proliferative or
+                      # non-proliferative."
+                      r"|\bno\s+longer\s+(?:confident|sure|certain)\s+(?:whether|if)\b[^.;!?\n]{1,80}?\bor\b"
                       # batch 62: "Yes, the liver appears cirrhotic. However, considering your comment, ... I cannot
                       # say for certain whether it is cirrhotic or not.": the answer withdrawn at the reply's close
                       # batch 74: "Non-proliferative, B. Although — now that I compare it with the earlier photo, ...
@@ -1336,6 +1337,17 @@ _WITHDRAWN_ON_REVIEW = re.compile(r"(?is)\b(?:initial|first|original|preliminary
 _WITHDRAWS_OWN = re.compile(r"(?i)\bI(?:'m|\s+am)\s+withdrawing\s+my\b|\bI(?:'ll|\s+will)?\s+withdraw\s+my\b")
 
 
+# batch 103: "I said no, but the lucent line ... could be a fracture — or it could be the normal apophysis. Honestly, I
+# can't say which it is."; batch 102: "It might be bilateral, or the left blunting might just be pleural thickening. I
+# cannot say for sure whether the effusion is on the left.": two readings of one finding weighed, a withdrawal ...
+_TWO_READINGS = re.compile(r"(?i)\b(?:could|might|may)\s+be\s+[^.;!?\n]{1,80}?\bor\s+(?:it|this|that|they|the\s+[\w\-]+"
+                           r"(?:\s+[\w\-]+)?)\s+(?:could|might|may)\s+(?:just\s+|simply\s+|equally\s+)?be\b")
+# ... unless the reply says the images are what it cannot tell from (batch 91: "Honestly, I can't tell from these two
+# images whether it's stable or aggravating.")
+_FROM_THE_IMAGES = re.compile(r"(?i)\b(?:from|on|with)\s+(?:these|this|the|those)\s+(?:two\s+|single\s+)?"
+                              r"(?:images?|films?|scans?|photos?|photographs?|views?|radiographs?)\b")
+
+
 def is_refusal(text: str) -> bool:
     """True when the reply declines to answer ("I cannot determine", "not possible to tell from the image",
     "I can't be sure without the image, but ...").
@@ -1355,6 +1367,9 @@ def is_refusal(text: str) -> bool:
     if _WITHDRAWN_ON_REVIEW.search(t) and refusal_names(t) <= {"cannot-be-determined", "cannot-decide",
                                                                 "impossible-to-tell"}:
         return False  # batch 98: "**Initial answer:** Yes ...\n**Reconsideration:** ... whether ... or ..."
+    if _TWO_READINGS.search(t) and not _FROM_THE_IMAGES.search(t) \
+            and refusal_names(t) <= _HEDGED_DECLINES | _WEIGHING_SAYS:
+        return False
     if _WEIGHED.search(t):
         # batches 62-63: what the weighing itself says ("cannot say for certain whether ...", "... cannot be determined
         # with confidence") is no decline either

@@ -240,7 +240,10 @@ def report_sections(text: str) -> dict[str, str] | None:
 # Conclusion", "**Answer**", "**Impression:**", as the reply is cleaned: "Conclusion", "Impression:")
 _CONCLUSION_NAMES = (r"(?:final\s+)?(?:answer|conclusion|verdict|impression|diagnosis)|bottom\s+line|"
                      r"most\s+likely\s+diagnosis|summary")
-_CONCLUSION_HEADING = re.compile(r"(?im)^[ \t#*_>]*(?:" + _CONCLUSION_NAMES + r")[ \t:*_]*\n")
+_CONCLUSION_HEADING = re.compile(r"(?im)^[ \t#*_>]*(?:" + _CONCLUSION_NAMES + r")(?:[ \t:*_]*\n"
+                                 # batch 102: or its line, the section on it ("**Impression:** Benign fibrous
+                                 # histiocytoma.\n\n**Recommendation:** ...")
+                                 r"|[ \t*_]*:[ \t*_]*(?=[^\W_]))")
 # what ends its section: the next heading that opens a line with a word and a colon ("Treatment: permethrin ...",
 # "Recommendation:"); a line without a full stop is no heading once cleaned ("Or B, seborrheic keratosis - I can't
 # split them" goes on the conclusion; hostile review of batches 90-91)

@@ -70,7 +70,7 @@ from probe_ui.reading.pushback import held_answers
 from probe_ui.reading.refusals import refusal_names, undecided_between
 from probe_ui.reading.structured import few_shot_layout, findings_per_option
 from probe_ui.reading.subject import answer_from_predicate, between_regions
-from probe_ui.reading.verdicts import REVISION, correction_spans, self_corrected
+from probe_ui.reading.verdicts import CORRECTION_WORD, REVISION, correction_spans, self_corrected
 from probe_ui.reading.weighing import is_truncated, named_in, runner_up_spans
 from probe_ui.reading.words import (
     SIGNS_OF,
@@ -83,7 +83,7 @@ from probe_ui.reading.words import (
     stated_answers,
 )
 
-__all__ = ["REVERSAL", "SURE_METHODS", "doubts", "is_sure"]
+__all__ = ["REVERSAL", "SURE_METHODS", "doubts", "is_sure", "rejected_by_name"]
 
 #: rules that read what the reply states
 SURE_METHODS = frozenset({"exact", "declaration", "boxed", "backtick", "option_text", "structured", "leading",
@@ -128,7 +128,8 @@ _RANKED_BELOW = re.compile(r"(?i)\b(?:less|least|not)\s+(?:likely|probable)\b"
 _SYMPATHY = (r"(?![ \t]*[,\u2013\u2014\-]?[ \t]*(?:(?:this|that|it)(?:'s|\s+is)\s+(?:an?\s+)?(?:very\s+)?"
              r"(?:serious|worrying|concerning|difficult|hard|frightening|significant|upsetting)|please\s+(?:make\s+sure|see|get|seek|talk|"
              r"speak|contact|go)\b)|\s+to\s+(?:say|tell\s+you|hear)\b)")
-REVERSAL = re.compile(r"(?i)\b(?:i\s+meant|sorry" + _SYMPATHY + r"|correction|(?:scratch|strike)\s+that|on\s+second\s+"
+REVERSAL = re.compile(r"(?i)\b(?:i\s+meant|sorry" + _SYMPATHY + r"|" + CORRECTION_WORD + r"|(?:scratch|strike)\s+that|"
+                       r"on\s+second\s+"
                        r"thought|actually|(?<!n't\s)(?<!not\s)(?<!to\s)wait(?!\s+(?:on|for|until)\b)|i\s+take\s+"
                        r"(?:that|it)\s+back|change\s+my\s+answer|on\s+reflection)\b")
 # a thinking trace left in the reply (the reader reads only what follows a closed one)
@@ -335,6 +336,45 @@ def _denied_by_name(text: str, item: Item, label: str | None) -> bool:
     # each mention is checked against the marks and negations found once (a 100 kB reply of 50,000 mentions took
     # 775 s when each searched the text before it again)
     return any(_denied_at(text, m.start(), starts, negations) for m in mention.finditer(text))
+
+
+# what follows an option named with a mark after it when that option is set aside, to the end of its clause:
+# "Prostatic enlargement (D): no.", "D - unlikely", "Pregnancy (C): ruled out", "(D) - not supported" (an
+# option-by-option review's own verdicts; not "no doubt", nor "mildly enlarged (B) - not in the range I'd call severe");
+# without a mark only what rules it out ("Pregnancy (C) unlikely.", "C is excluded.")
+_REJECTED_AFTER = re.compile(r"[*_)\]]*[ \t]*(?:[:\u2013\u2014\-][ \t]*|(?=[\u2718\u2717\u00d7]|"
+                             r"(?:(?:is|seems|looks)[ \t]+)?(?:unlikely|not[ \t]+likely|excluded|ruled[ \t]+out|"
+                             r"improbable)\b))[*_]*[ \t]*(?:(?:is|seems|looks)[ \t]+)?(?P<word>no|not|unlikely|"
+                             r"improbable|excluded|ruled[ \t]+out|absent|incorrect|wrong|[\u2718\u2717\u00d7]|not[ \t]+"
+                             r"(?:this|it|supported|seen|present|likely|the[ \t]+answer|consistent|compatible|correct|"
+                             r"favou?red)|does(?:n't|[ \t]+not)[ \t]+(?:fit|apply|match))[*_]*[ \t]*(?:[.;,!\n]|\Z)",
+                             re.IGNORECASE)
+
+
+def rejected_by_name(text: str, item: Item, label: str | None) -> bool:
+    """Whether ``text`` names option ``label`` (its text, a word no other option has, or its letter standing alone)
+    with a verdict after a colon or dash that sets it aside ("Prostatic enlargement (D): no.": a hostile probe of
+    batch 102's replies, where such a closing line of a review was read as the verdict, sure); not where that verdict
+    is the option's own text ("B - No." where B is "No", "B: Absent")."""
+    opt = dict(zip(item.labels, item.options)).get(label or "")
+    if not opt or label is None:
+        return False
+    others = {w.casefold() for o in item.options if o != opt for w in re.findall(r"[^\W\d_]{4,}", o)}
+    words = [w for w in re.findall(r"[^\W\d_]{4,}", opt) if w.casefold() not in others]
+    names = [re.escape(opt).replace(r"\ ", r"\s+"), *(re.escape(w) for w in words)]
+    mention = pattern(r"(?i)\b(?:" + "|".join(names) + r")\b(?:[ \t]*[(\[]" + re.escape(label) + r"[)\]])?"
+                      + r"|(?-i:(?<![\w'])[(\[]?" + re.escape(label) + r"[)\]]?(?![\w']))")
+    own = norm(opt)
+    for m in mention.finditer(text):
+        r = _REJECTED_AFTER.match(text, m.end())
+        if r is not None and not own.startswith((norm(r.group("word")).split() or [r.group("word")])[0]) \
+                and not _UNTIL.search(text[max(0, m.start() - 80):m.start()]):
+            return True
+    return False
+
+
+# what makes "X is excluded" a condition, not a verdict ("avoid anticoagulation until dissection is excluded")
+_UNTIL = re.compile(r"(?i)\b(?:until|unless|before|if|once|when|whether|till)\b[^.;:!?\n]*\Z")
 
 
 def _denied_at(text: str, at: int, clause_starts: list[int], negations: list[tuple[int, int]]) -> bool:
@@ -838,7 +878,8 @@ def doubts(text: str, item: Item, method: str, label: str | None = None, *, refu
         found.append("long")
     if item.options and not unknown and label not in {x for v in item.escapes.values() for x in v} and (
             (method in _MENTIONS and _denied_by_name(t, item, label))
-            or (method == "declaration" and _declaration_denied(t, last_declaration(t, item).at))):
+            or (method == "declaration" and _declaration_denied(t, last_declaration(t, item).at))
+            or (method not in {"exact", "structured"} and rejected_by_name(t, item, label))):
         found.append("denied")  # "These findings don't point to A, erythema migrans.", "I don't think it is A."
     if (method in _MENTIONS and _general_remark(t)) or (
             method not in _MARKED and _DEFINING.search(t) and not _OF_THIS_CASE.search(t)) or (

@@ -304,7 +304,9 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
                        "dermal fibrous histiocytoma",
                        # batch 66: "Sclerosing histiocytoma (central white patch, peripheral fine network)." (an older
                        # name of the same lesion)
-                       "sclerosing histiocytoma"),
+                       "sclerosing histiocytoma",
+                       # batch 102: "**Impression:** Benign fibrohistiocytic lesion." (the dermatofibroma's family)
+                       "benign fibrohistiocytic lesion"),
     "contrast-enhanced": ("with contrast", "post-contrast", "enhanced", "contrast enhanced"),
     "non-contrast": ("without contrast", "unenhanced", "non-enhanced", "noncontrast", "pre-contrast",
                      "no contrast", "without iv contrast", "no iv contrast"),

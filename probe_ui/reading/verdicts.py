@@ -14,6 +14,10 @@ from probe_ui.reading.cleaning import phrase_regex
 from probe_ui.reading.item import Item
 from probe_ui.reading.words import word_prefix
 
+#: "correction" as a reply's own cue, not a technique's ("the corresponding attenuation-correction CT" of a PET study,
+#: "motion correction", "surgical correction": batch 102)
+CORRECTION_WORD = r"(?<![\w\-]-)(?<!attenuation\s)(?<!motion\s)(?<!scatter\s)(?<!surgical\s)correction"
+
 # a reply's doubt of its own answer: "I doubt myself", "I'm second-guessing my answer", "I'm having second thoughts"
 _SELF_DOUBT = (r"(?:i(?:'m|\s+am)?\s+(?:now\s+)?(?:doubt(?:ing)?|second[\s\-]guess(?:ing)?|question(?:ing)?)\s+"
                r"(?:myself|my\s+(?:own\s+)?(?:answer|reading|call|choice|first\s+(?:answer|reading|call|impression)))|"
@@ -53,7 +57,7 @@ _SELF_CORRECTION = re.compile(
     # batch 41: "Impetigo, I'd say — though looking closer, the vesicles are grouped ...": "though" after a dash
     # before "looking closer" / "looking again"
     r"(?:(?<=-)[ \t]*(?:though|although)[ \t]+(?=looking\s+(?:again|more\s+closely|closer)\b))?"
-    r"(?:wait(?:[ \t]*,?[ \t]*no(?=[ \t]*,))?|hold\s+on|correction|(?:scratch|strike)\s+that|"
+    r"(?:wait(?:[ \t]*,?[ \t]*no(?=[ \t]*,))?|hold\s+on|" + CORRECTION_WORD + r"|(?:scratch|strike)\s+that|"
     # batch 70: "No. Disregard that — the skull is dark and the CSF bright, so this is MRI, not CT. Yes." (opening its
     # sentence, "that" after it: not "disregard the artefact")
     r"(?:disregard|ignore)\s+(?:that|this|my\s+(?:last|previous|first)\s+answer)(?=[ \t]*[.,:;!\-\u2013\u2014])|"
