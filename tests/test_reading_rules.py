@@ -11294,24 +11294,19 @@ def test_skeletal_maturity_and_flips(reply: str, labels: tuple[str, ...], questi
     assert answer.choice == meant and (answer.sure or meant is None), answer
 
 
-@pytest.mark.parametrize("reply, options, meant", [
-    # a hostile review of 7d438ea: an answer that cannot be told from another, a working explanation asked
-    ("Working diagnosis is septic arthritis, but I can't distinguish it from AVN on this film. Aspirate first.",
-     ("Avascular necrosis", "Septic arthritis", "Osteoarthritis", "Normal hip"), None),
-    ("I still can't separate septic arthritis from avascular necrosis on this film. Final answer: B.",
-     ("Avascular necrosis", "Septic arthritis", "Osteoarthritis", "Normal hip"), "B"),
-    ("Final cause is uncertain. Working explanation is adhesions? Or a hernia? I'd need the groins in view.",
-     ("Adhesions", "Incarcerated inguinal hernia", "Gallstone ileus", "Intussusception"), None),
-])
-def test_near_misses_after_7d438ea_are_never_sure_and_wrong(reply: str, options: tuple[str, ...],
-                                                            meant: str | None) -> None:
-    answer = extract(reply, "choice", tuple("ABCD"), options, question="What is the most likely diagnosis?")
-    assert not (answer.sure and answer.choice != meant), answer
+_HIPS = ("Avascular necrosis", "Septic arthritis", "Osteoarthritis", "Normal hip")
 
 
 @pytest.mark.parametrize("reply, kind, labels, options, question, meant", [
-    # the last hostile review: a depth asked back or placed within a structure; an impression that leaves the declared
-    # side out
+    # a hostile review of 7d438ea: an answer that cannot be told from another, a working explanation asked
+    ("Working diagnosis is septic arthritis, but I can't distinguish it from AVN on this film. Aspirate first.",
+     "choice", tuple("ABCD"), _HIPS, "What is the most likely diagnosis?", None),
+    ("I still can't separate septic arthritis from avascular necrosis on this film. Final answer: B.", "choice",
+     tuple("ABCD"), _HIPS, "What is the most likely diagnosis?", "B"),
+    ("Final cause is uncertain. Working explanation is adhesions? Or a hernia? I'd need the groins in view.",
+     "choice", tuple("ABCD"), ("Adhesions", "Incarcerated inguinal hernia", "Gallstone ileus", "Intussusception"),
+     "What is the most likely diagnosis?", None),
+    # the same review: a depth asked back or placed within a structure; an impression that leaves the declared side out
     ("Red is at the greatest depth? No, blue is.", "label", ("red", "green", "blue"), (),
      "Which of the dots is at the greatest depth in this endoscopy image?", "blue"),
     ("Red is at the greatest depth of the sulcus, but blue is deeper in the white matter.", "label",
@@ -11322,6 +11317,19 @@ def test_near_misses_after_7d438ea_are_never_sure_and_wrong(reply: str, options:
      "### Impression\nBoth kidneys show at least mild dilatation, right more than left.", "choice",
      ("A", "B", "C", "D"), ("Left kidney", "Right kidney", "Both kidneys", "Neither kidney"),
      "Which kidney is hydronephrotic?", None),
+    # a hostile review of dd14b8b: a yes or no said to the one addressed, the Russian "right" that agrees, the Armenian
+    # "not only", a line quoted from a prior report
+    ("Nahi bhai, fracture hai - scaphoid waist pe clear line dikh rahi hai.", "yesno", ("yes", "no"), (),
+     "Is there a fracture?", "yes"),
+    ("Haan bhai, fracture toh nahi hai, bas swelling hai.", "yesno", ("yes", "no"), (), "Is there a fracture?", "no"),
+    ("Nahi yaar, pakka nahi keh sakta, fracture ho bhi sakta hai.", "yesno", ("yes", "no"), (),
+     "Is there a fracture?", None),
+    ("Правильно, снимок перевёрнут вверх ногами - диафрагма сверху.", "label", ("correct", "upside down"), (),
+     "Is this chest X-ray in its correct orientation or upside down?", "upside down"),
+    ("Ոչ՝ միայն ճաք չէ, այլ ամբողջական կոտրվածք է։", "yesno", ("yes", "no"), (), "Is it only a crack?", None),
+    ("Arterial enhancement with washout and a capsule: hepatocellular carcinoma.\n\nThe earlier report read:\n"
+     "> Impression: Hemangioma.", "choice", ("A", "B", "C"), ("Simple cyst", "Hemangioma", "Hepatocellular carcinoma"),
+     "What is the most likely diagnosis of this liver lesion?", "C"),
 ])
 def test_near_misses_of_the_last_review_are_never_sure_and_wrong(reply: str, kind: str, labels: tuple[str, ...],
                                                                  options: tuple[str, ...], question: str,
@@ -11356,7 +11364,7 @@ _FLUID = ("Free fluid is present", "No free fluid")
     ("Այո՛, ասիկա կուրծքի պատկեր մըն է։", "yesno", ("yes", "no"), (), "Does this image show the chest?", "yes", True,
      False),
     ("Nahi bhidu, koi fracture-vracture nahi hai, haddi ekdum fit hai.", "yesno", ("yes", "no"), (),
-     "Is there a fracture?", "no", True, False),
+     "Is there a fracture?", None, False, False),  # (said to the one addressed: left unread, review of dd14b8b)
     ("Dak, katek cairan di rongga perut.", "yesno", ("yes", "no"), (), "Is there ascites?", "no", True, False),
     ("Nyew.", "yesno", ("yes", "no"), (), "Is this an ultrasound image?", "yes", True, False),
     # near misses: the words before no mark ("nahi bhidu pata": I don't know, mate)

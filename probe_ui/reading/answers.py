@@ -1123,7 +1123,7 @@ def _concluded_section(clean: str, item: Item, refusal: bool, suggested: str | N
     ("### Conclusion\nThis dermoscopic image is most consistent with **A. Melanoma**.", "**Impression:**\n\nYes,
     there is ascites, moderate in volume."), read there alone and sure, where nothing after it revises it; None
     otherwise (the rules go on to the whole reply)."""
-    section = conclusion_section(clean) if len(clean.split()) > LONG_WORDS else None
+    section = conclusion_section(clean, inline=True) if len(clean.split()) > LONG_WORDS else None
     if section is None or REVERSAL.search(clean) or _REPORT_REVISED.search(clean) or self_corrected(clean) is not None:
         return None
     found, how = _read(section, item, refusal, suggested, corrections=False)
@@ -1938,6 +1938,8 @@ def _closing_verdict(text: str, item: Item, refusal: bool, suggested: str | None
     last = sentences[-1]
     if any(a <= body.rfind(last) < b for a, b in option_remarks(body, item)):
         return None  # batch 88: "... Basal cell carcinoma shows arborizing vessels.": how another option looks
+    if re.search(r"(?m)^[ \t]*>", body[body.rfind("\n", 0, max(0, body.rfind(last))) + 1:]):
+        return None  # "The earlier report read:\n> Impression: Hemangioma.": a quoted line is no verdict of the reply's
     later = [last]
     for before in reversed(sentences[-3:-1]):
         if not _ADVICE.search(later[-1]) or _ARROW.search(later[-1]):

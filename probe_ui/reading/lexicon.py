@@ -619,8 +619,8 @@ YES_NO: dict[str, tuple[str, ...]] = {
             # left out (the Japanese romaji "ii", as Inuvialuktun's above), Chiyao "Elo." left out (the Portuguese
             # "elo", a link)
             "hɛɛ",
-            # batch 103: Fante ("Nyew.", yes), Bambaiya Hindi ("Haan bhidu, ..."); only before a mark
-            "nyew", "haan bhidu", "haan yaar", "haan bhai"),
+            # batch 103: Fante ("Nyew.", yes); only before a mark
+            "nyew"),
     # batch 88: Jeju "아니우다." (no, it is not)
     "no": ("non", "nein", "não", "nao", "否", "不是", "不对", "没有", "不", "无", "错", "いいえ", "아니요",
            "아니오", "아니우다",
@@ -780,10 +780,11 @@ YES_NO: dict[str, tuple[str, ...]] = {
            # batch 91: Palatine German ("Naa, des is fei ka MRT, des is a CT.", no, that is no MRI, that is a CT);
            # only before a mark (the Telugu "naa", my)
            "naa",
-           # batch 103: Bambaiya Hindi ("Nahi bhidu, koi fracture-vracture nahi hai", no, mate: "nahi" with the one
-           # addressed), Palembang Malay ("Dak, katek cairan di rongga perut.", no, there is no fluid); only before a
-           # mark
-           "nahi bhidu", "nahi yaar", "nahi bhai", "dak",
+           # batch 103: Palembang Malay ("Dak, katek cairan di rongga perut.", no, there is no fluid); only before a
+           # mark. Bambaiya Hindi "Nahi bhidu, ..." (no, mate) left out: "nahi" with the one addressed disagrees with
+           # that person as often as it answers ("Nahi bhai, fracture hai": no, brother, there is a fracture; a
+           # hostile review of dd14b8b)
+           "dak",
            # batch 102: Kedah Malay ("Takdak, tulang tu tak patah pun.", no, that bone is not broken at all); only
            # before a mark
            "takdak"),
@@ -823,8 +824,9 @@ WORDS: dict[str, tuple[str, ...]] = {
                 "corretto", "正确", "正常方向",
                 # batch 94: Japanese "答え：正しい向き" (answer: the correct orientation)
                 "正しい向き", "正しい方向",
-                # batch 102: Russian "Ориентация правильная." (the orientation is correct; not "неправильная")
-                "правильная", "правильный", "правильное", "правильно"),
+                # batch 102: Russian "Ориентация правильная." (the orientation is correct; not "неправильная", nor
+                # the adverb "Правильно, ..." that agrees: a hostile review of dd14b8b)
+                "правильная", "правильный", "правильное"),
     "pediatric": ("pediátrico", "pediátrica", "niño", "niña", "infantil", "pédiatrique", "enfant", "pädiatrisch",
                   "kinder", "儿童", "小儿", "儿科",
                   # batch 70: the child beside "大人" (adult, below): Japanese "子供" / "子ども", Chinese "小孩"
@@ -1051,7 +1053,7 @@ def _word_regexes() -> tuple[dict[str, frozenset[str]], re.Pattern[str], dict[st
     yn = {w.casefold(): en for en, ws in YES_NO.items() for w in ws}
     # the answer word itself (matched where the marks before it end: _opening_word)
     opening = re.compile(r"(" + "|".join(re.escape(w) for w in sorted(yn, key=len, reverse=True))
-                         + r")(?=[\s.,;:!?)\"'*\u104a\u104b\u1361\u1362\u1363\u0964\u0965\u055b\u055c\u055d\u0589]|\Z)",
+                         + r")(?=[\s.,;:!?)\"'*\u104a\u104b\u1361\u1362\u1363\u0964\u0965\u055b\u055c\u0589]|\Z)",
                          re.IGNORECASE)
     return lat, han, words, opening, yn
 
@@ -1139,6 +1141,13 @@ def sense_assumed(text: str) -> bool:
     return not any(after & signs for signs in _BOTH_WAYS[m.group(1).casefold()].values())
 
 
+# Hindi and Urdu yes/no words said to the one addressed ("Haan bhai, ...", "Nahi yaar, ...", "Nahi bhidu, ..."): they
+# agree or disagree with that person as often as they answer ("Nahi bhai, fracture hai": no, brother, there is a
+# fracture; "Haan yaar, kuch kehna mushkil hai": yeah, man, hard to say; a hostile review of dd14b8b)
+_ADDRESSING = frozenset({"haan", "haanji", "haan ji", "nahi", "nahin", "nahin ji"})
+_ADDRESSED = re.compile(r"(?i)[ \t]+(?:bhai|bhaiya|yaar|yar|bhidu|dost|boss|bro|behen)\b")
+
+
 def _other_sense(word: str, rest: str) -> bool:
     """A yes/no word that runs on into a sentence in another sense: Spanish "si ..." (if), Tagalog "hindi" that is
     the language's name ("Hindi speakers ...", batch 15; "Hindi, ..." and "Hindi po" are no), the words of
@@ -1146,11 +1155,13 @@ def _other_sense(word: str, rest: str) -> bool:
     w = word.casefold()
     if w in _BOTH_WAYS and _sense(w, rest, {}) is None:
         return True
+    if w in _ADDRESSING and _ADDRESSED.match(rest):
+        return True  # "Haan bhai, fracture toh nahi hai" (yes, brother, there's no fracture): agrees with a person
     if w == "si":
         return re.match(r"\s+\w", rest) is not None
     # batch 47: the Devanagari danda ("नङा।") is a full stop; batch 103: the Armenian marks (emphasis "Այո՛,",
-    # exclamation, comma, full stop) are marks
-    return w in _ONLY_BEFORE_A_MARK and re.match(r"\s*(?:[,.!;:\u0964\u0965\u055b\u055c\u055d\u0589]|-+\s|\Z)",
+    # exclamation, full stop) are marks (not its comma: "Ոչ՝ միայն ..." is "not only ...")
+    return w in _ONLY_BEFORE_A_MARK and re.match(r"\s*(?:[,.!;:\u0964\u0965\u055b\u055c\u0589]|-+\s|\Z)",
                                                  rest) is None
 
 
@@ -1174,9 +1185,8 @@ _ONLY_BEFORE_A_MARK = frozenset({"hindi", "nei", "не", "nahi", "nahin", "po", 
                                  "te", "ҫапла", "leres", "yee", "wen", "ניין", "lae", "sega",
                                  # batch 31-32: Occitan, Twi, Faroese, Corsican, Breton, Aymara
                                  "òc", "aane", "já", "innò", "nann", "janiwa",
-                                 # batch 103: Bambaiya Hindi, Palembang Malay, Fante
-                                 "nahi bhidu", "nahi yaar", "nahi bhai", "dak", "nyew", "haan bhidu", "haan yaar",
-                                 "haan bhai", "takdak",
+                                 # batches 102-103: Palembang and Kedah Malay, Fante
+                                 "dak", "nyew", "takdak",
                                  # batch 33: Cornish (English "nag"), Kikuyu (Spanish "aca")
                                  "nag", "aca",
                                  # batch 34: Kirundi (English "ego"), Kapampangan (Japanese romaji "wa"), Navajo,

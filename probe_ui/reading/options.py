@@ -123,7 +123,7 @@ def option_mentions(text: str, item: Item) -> tuple[list[str], list[str]] | None
 KEYWORD_STOP = frozenset("""the a an of in on at to for with and or is are was were be been being this that these
 those it its there their as by from into than then no not nor but if so very more most less least showing shows show
 shown seen image images scan question answer option options choice which what both either neither
-lesion lesions finding findings abnormality abnormalities process condition appearance""".split())
+lesion lesions""".split())
 # (batch 102: "Benign fibrohistiocytic lesion." named no "Vascular lesion": a lesion is what every option of "What is
 # this skin lesion?" is)
 

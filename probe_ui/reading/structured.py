@@ -240,10 +240,11 @@ def report_sections(text: str) -> dict[str, str] | None:
 # Conclusion", "**Answer**", "**Impression:**", as the reply is cleaned: "Conclusion", "Impression:")
 _CONCLUSION_NAMES = (r"(?:final\s+)?(?:answer|conclusion|verdict|impression|diagnosis)|bottom\s+line|"
                      r"most\s+likely\s+diagnosis|summary")
-_CONCLUSION_HEADING = re.compile(r"(?im)^[ \t#*_>]*(?:" + _CONCLUSION_NAMES + r")(?:[ \t:*_]*\n"
-                                 # batch 102: or its line, the section on it ("**Impression:** Benign fibrous
-                                 # histiocytoma.\n\n**Recommendation:** ...")
-                                 r"|[ \t*_]*:[ \t*_]*(?=[^\W_]))")
+_CONCLUSION_HEADING = re.compile(r"(?im)^[ \t#*_>]*(?:" + _CONCLUSION_NAMES + r")[ \t:*_]*\n")
+# batch 102: or its line, the section on it ("**Impression:** Benign fibrous histiocytoma.\n\n**Recommendation:**
+# ..."; not a quoted line, "> Impression: ...", from a prior report)
+_CONCLUSION_LINE = re.compile(_CONCLUSION_HEADING.pattern + r"|^[ \t#*_]*(?:" + _CONCLUSION_NAMES
+                              + r")[ \t*_]*:[ \t*_]*(?=[^\W_])")
 # what ends its section: the next heading that opens a line with a word and a colon ("Treatment: permethrin ...",
 # "Recommendation:"); a line without a full stop is no heading once cleaned ("Or B, seborrheic keratosis - I can't
 # split them" goes on the conclusion; hostile review of batches 90-91)
@@ -252,12 +253,13 @@ _NEXT_HEADING = re.compile(r"(?m)^[ \t#*_>]*[A-Z][A-Za-z'\- ]{1,40}[ \t*_]*:"
                            r"|^[ \t#*_>]*[A-Z][a-z']*(?:[ \t]+[A-Za-z']+){0,5}[ \t]*\n(?=[ \t]*(?:\n|[-*\u2022]))")
 
 
-def conclusion_section(text: str) -> str | None:
+def conclusion_section(text: str, inline: bool = False) -> str | None:
     """The section under the last conclusion heading of a long reply ("Conclusion\nThis dermoscopic image is most
     consistent with A. Melanoma. ...", "### Answer\nNo - this is not a brain scan.", its markdown cleaned), up to the
-    next heading; None where it has none or nothing follows it."""
+    next heading; None where it has none or nothing follows it. ``inline``: a heading may also open the line the
+    section is on ("Impression: Benign fibrous histiocytoma.")."""
     last = None
-    for last in _CONCLUSION_HEADING.finditer(text):
+    for last in (_CONCLUSION_LINE if inline else _CONCLUSION_HEADING).finditer(text):
         pass
     if last is None:
         return None

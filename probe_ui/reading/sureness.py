@@ -318,16 +318,24 @@ _DENIAL_REACH = 4
 _REACH_CHARS = 200
 
 
+def _option_names(item: Item, label: str | None) -> str | None:
+    """A pattern alternation of the ways a reply names option ``label`` in words: its whole text, or a word of four
+    letters or more that no other option has; None for an item without option texts."""
+    opt = dict(zip(item.labels, item.options)).get(label or "")
+    if not opt:
+        return None
+    others = {w.casefold() for o in item.options if o != opt for w in re.findall(r"[^\W\d_]{4,}", o)}
+    words = [w for w in re.findall(r"[^\W\d_]{4,}", opt) if w.casefold() not in others]
+    return "|".join([re.escape(opt).replace(r"\ ", r"\s+"), *(re.escape(w) for w in words)])
+
+
 def _denied_by_name(text: str, item: Item, label: str | None) -> bool:
     """A reading from where an option is named (``_MENTIONS``) whose option is named, somewhere, after a negation in
     the same clause: by its text, its own letter ("A," "(A)") or a word no other option has."""
-    opt = dict(zip(item.labels, item.options)).get(label or "")
-    if not opt or label is None:
+    names = _option_names(item, label)
+    if names is None or label is None:
         return False
-    others = {w.casefold() for o in item.options if o != opt for w in re.findall(r"[^\W\d_]{4,}", o)}
-    words = [w for w in re.findall(r"[^\W\d_]{4,}", opt) if w.casefold() not in others]
-    names = [re.escape(opt).replace(r"\ ", r"\s+"), *(re.escape(w) for w in words)]
-    mention = pattern(r"(?i)\b(?:" + "|".join(names) + r")\b|(?-i:\b" + re.escape(label)
+    mention = pattern(r"(?i)\b(?:" + names + r")\b|(?-i:\b" + re.escape(label)
                       + r"\b(?=[.,):])|(?<=\()" + re.escape(label) + r"\b)")
     negations = [(n.start(), n.end()) for n in _NEGATED_CLAUSE.finditer(text)]
     if not negations:
@@ -356,15 +364,12 @@ def rejected_by_name(text: str, item: Item, label: str | None) -> bool:
     with a verdict after a colon or dash that sets it aside ("Prostatic enlargement (D): no.": a hostile probe of
     batch 102's replies, where such a closing line of a review was read as the verdict, sure); not where that verdict
     is the option's own text ("B - No." where B is "No", "B: Absent")."""
-    opt = dict(zip(item.labels, item.options)).get(label or "")
-    if not opt or label is None:
+    names = _option_names(item, label)
+    if names is None or label is None:
         return False
-    others = {w.casefold() for o in item.options if o != opt for w in re.findall(r"[^\W\d_]{4,}", o)}
-    words = [w for w in re.findall(r"[^\W\d_]{4,}", opt) if w.casefold() not in others]
-    names = [re.escape(opt).replace(r"\ ", r"\s+"), *(re.escape(w) for w in words)]
-    mention = pattern(r"(?i)\b(?:" + "|".join(names) + r")\b(?:[ \t]*[(\[]" + re.escape(label) + r"[)\]])?"
+    mention = pattern(r"(?i)\b(?:" + names + r")\b(?:[ \t]*[(\[]" + re.escape(label) + r"[)\]])?"
                       + r"|(?-i:(?<![\w'])[(\[]?" + re.escape(label) + r"[)\]]?(?![\w']))")
-    own = norm(opt)
+    own = norm(dict(zip(item.labels, item.options))[label])
     for m in mention.finditer(text):
         r = _REJECTED_AFTER.match(text, m.end())
         if r is not None and not own.startswith((norm(r.group("word")).split() or [r.group("word")])[0]) \

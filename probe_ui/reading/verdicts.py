@@ -14,9 +14,9 @@ from probe_ui.reading.cleaning import phrase_regex
 from probe_ui.reading.item import Item
 from probe_ui.reading.words import word_prefix
 
-#: "correction" as a reply's own cue, not a technique's ("the corresponding attenuation-correction CT" of a PET study,
-#: "motion correction", "surgical correction": batch 102)
-CORRECTION_WORD = r"(?<![\w\-]-)(?<!attenuation\s)(?<!motion\s)(?<!scatter\s)(?<!surgical\s)correction"
+#: "correction" as a reply's own cue ("Self-correction: ..."), not a technique's ("the corresponding
+#: attenuation-correction CT" of a PET study, "motion correction", "surgical correction": batch 102)
+CORRECTION_WORD = r"(?<!attenuation[\s\-])(?<!motion[\s\-])(?<!scatter[\s\-])(?<!surgical\s)correction"
 
 # a reply's doubt of its own answer: "I doubt myself", "I'm second-guessing my answer", "I'm having second thoughts"
 _SELF_DOUBT = (r"(?:i(?:'m|\s+am)?\s+(?:now\s+)?(?:doubt(?:ing)?|second[\s\-]guess(?:ing)?|question(?:ing)?)\s+"
