@@ -307,6 +307,12 @@ BATCH_NOTES = {
     101: "an ordinary week on a department server, all five models; Upper Saxon, Classical Japanese, Klingon, "
          "Yorkshire dialect; measured held out once, blind (96.7 % intended, 89.0 % sure and right, 1 sure error), "
          "then fixed",
+    102: "long replies an eighth time (158 of 240 of 150 words or more); Suroboyoan Javanese, Kedah Malay, Palembang "
+         "Malay, Tohoku Japanese; measured held out once, blind (91.0 % intended, 71.0 % sure and right, no sure "
+         "error), then fixed",
+    103: "an ordinary week on a department server, all five models; Western Armenian, Bambaiya Hindi, Palembang "
+         "Malay, Fante; measured held out once, blind (97.6 % intended, 91.0 % sure and right, 1 sure over-read), "
+         "then fixed",
 }
 
 
