@@ -11436,3 +11436,33 @@ def test_batch_102_words_and_declines(reply: str, labels: tuple[str, ...], quest
     kind = "yesno" if labels == ("yes", "no") else "label"
     answer = extract(reply, kind, labels, (), question=question)
     assert (answer.choice, answer.refusal) == (choice, refusal), answer
+
+
+@pytest.mark.parametrize("reply, kind, labels, options, question", [
+    # held-out batches 104-105 (each read sure at 879b5c4): a letter whose sentence names another option's place, a
+    # place offered beside another, where to look on any film
+    ("Answer: A. The fracture is in the right femoral neck.", "choice", tuple("ABCD"),
+     ("Left femur", "Right femur", "Both femurs", "No fracture"), "Where is the fracture?"),
+    ("Findings:\nThere is an area of consolidation at the right lung base.\n\nImpression:\nConsolidation in the right "
+     "middle lobe or the anterior basal segment of the right lower lobe. A CT would allow precise localisation.",
+     "yesno", ("yes", "no"), (), "Is there consolidation in the right lower lobe? (please answer yes/no)"),
+    ("The apex is the area to check first on a film like this — a thin pleural line with absent markings beyond it "
+     "would be the key sign, and on a supine film one would also look for a deep sulcus.", "yesno", ("yes", "no"), (),
+     "Is there a pneumothorax? (please answer yes/no)"),
+])
+def test_held_out_104_105_sure_over_reads_are_unsure(reply: str, kind: str, labels: tuple[str, ...],
+                                                     options: tuple[str, ...], question: str) -> None:
+    answer = extract(reply, kind, labels, options, question=question)
+    assert not answer.sure, answer
+
+
+@pytest.mark.parametrize("reply, choice", [
+    # near misses: the letter's own words, two other options' words (which may be the letter's), a word of the question
+    ("Answer: A. Left femur - the fracture is in the neck.", "A"),
+    ("Answer: C. The right femur and the left femur are both broken.", "C"),
+    ("Answer: A. The fracture line is subtle.", "A"),
+])
+def test_a_letter_with_its_own_words_stays_sure(reply: str, choice: str) -> None:
+    answer = extract(reply, "choice", tuple("ABCD"), ("Left femur", "Right femur", "Both femurs", "No fracture"),
+                     question="Where is the fracture?")
+    assert (answer.choice, answer.sure) == (choice, True), answer

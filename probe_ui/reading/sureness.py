@@ -56,7 +56,7 @@ import re
 from collections.abc import Callable, Iterator
 
 from probe_ui.reading import lexicon, overlap
-from probe_ui.reading.cleaning import SENTENCE_END, norm, pattern, phrase_regex
+from probe_ui.reading.cleaning import SENTENCE_END, first_sentence, norm, pattern, phrase_regex
 from probe_ui.reading.closings import negative_clauses, only_absent_or_normal, shows_predicate
 from probe_ui.reading.confidence import finding_odds
 from probe_ui.reading.declarations import last_declaration
@@ -146,6 +146,15 @@ _GENERIC = re.compile(r"(?i)\b(?:typically|usually|often|commonly|generally|clas
                       r"can\s+(?:all\s+|also\s+|both\s+)?(?:look|appear|present|cause|show|mimic|occur)|"
                       r"(?:is|are)\s+(?:an?\s+)?(?:common|typical|classic|frequent|well[\s-]known)\b|"
                       r"(?:is|are)\s+characteri[sz]ed\s+by|presents?\s+with)")
+# batch 104: "Consolidation in the right middle lobe or the anterior basal segment of the right lower lobe." to "Is
+# there consolidation in the right lower lobe?": the place asked about offered beside another
+_PLACE = r"(?:lobe|segment|lingula|zone|base|apex|side|hemithorax|kidney|hip|lung)"
+_PLACE_OR_PLACE = re.compile(r"(?i)\b" + _PLACE + r"\s+or\s+(?:in\s+)?(?:the\s+)?(?:[\w\-]+\s+){0,4}?" + _PLACE + r"\b")
+# batch 105: "The apex is the area to check first on a film like this — a thin pleural line with absent markings beyond
+# it would be the key sign, and on a supine film one would also look for a deep sulcus.": where to look, on any film
+_WHERE_TO_LOOK = re.compile(r"(?i)\bone\s+would\s+(?:also\s+)?(?:look|check|search)\s+for\b|\bwould\s+be\s+the\s+"
+                            r"(?:key|classic|main|typical|telltale|diagnostic)\s+(?:sign|finding|feature|clue)\b|"
+                            r"\barea\s+to\s+(?:check|look\s+at)\s+first\b")
 # batch 70: how a disease is graded or told apart, and nothing of this image or patient ("Diabetic retinopathy is
 # graded by new vessels: without them it's non-proliferative, with them proliferative. Hypertensive retinopathy shows
 # AV nicking instead."): a closing sentence that names an option is a textbook remark, not a verdict
@@ -327,6 +336,32 @@ def _option_names(item: Item, label: str | None) -> str | None:
     others = {w.casefold() for o in item.options if o != opt for w in re.findall(r"[^\W\d_]{4,}", o)}
     words = [w for w in re.findall(r"[^\W\d_]{4,}", opt) if w.casefold() not in others]
     return "|".join([re.escape(opt).replace(r"\ ", r"\s+"), *(re.escape(w) for w in words)])
+
+
+def _letter_then_another(text: str, item: Item, label: str | None) -> bool:
+    """A declared letter whose sentence goes on in the words of one other option and none of its own ("Answer: A. The
+    fracture is in the right femoral neck." where A is "Left femur": batch 105, read A, sure): the letter and what it
+    says disagree."""
+    decl = last_declaration(text, item)
+    if label is None or decl.label != label or decl.at < 0:
+        return False
+    m = lone_letter(label).search(text, decl.at)
+    own = _option_names(item, label)
+    # (the letter as an option list writes it, "A. <text>", "A: <text>": not "pneumothorax (A): there's a sharp line")
+    if m is None or own is None or text[m.start()] in "([" \
+            or not re.match(r"[ \t]*[.:)\-\u2013\u2014]", text[m.end():]):
+        return False
+    sentence = first_sentence(text[m.end():].lstrip(" \t.,:)-*_"))
+    before = text[max(text.rfind("\n", 0, m.start()), 0):m.start()]
+    if re.search(r"(?i)\b(?:" + own + r")\b", sentence + " " + before) or _RANKED_BELOW.search(sentence) \
+            or re.search(r"(?i)\b(?:runner[\s\-]up|not|rather\s+than|instead\s+of|than|versus|vs)\b", sentence):
+        return False  # (another option weighed: "Answer: B. Runner-up would be C (pleural effusion), less likely.")
+    # (one other option: "Both angles are blunted, the right more than the left" names two, which may be the letter's;
+    # a word of the question names none: "fracture" of "No fracture" to "Where is the fracture?")
+    asked = {w.casefold() for w in re.findall(r"[^\W\d_]{4,}", item.question or "")}
+    sentence = re.sub(r"[^\W\d_]{4,}", lambda w: " " if w.group(0).casefold() in asked else w.group(0), sentence)
+    return sum(1 for lb in item.labels if lb != label and (names := _option_names(item, lb)) is not None
+               and re.search(r"(?i)\b(?:" + names + r")\b", sentence)) == 1
 
 
 def _denied_by_name(text: str, item: Item, label: str | None) -> bool:
@@ -867,6 +902,8 @@ def doubts(text: str, item: Item, method: str, label: str | None = None, *, refu
         found.append("ends otherwise")  # "Yes. ... My considered view after a second pass is No."
     if method not in {"exact", "structured", "marked"} and label is not None and _offered_with_another(t, item, label):
         found.append("alternative")  # "The answer is red or green."
+    elif item.kind == "yesno" and method in {"presence", "question_subject"} and _PLACE_OR_PLACE.search(t):
+        found.append("alternative")  # "... in the right middle lobe or the anterior basal segment of the right ..."
     if lexicon.sense_assumed(t):
         found.append("two senses")  # "Tak." alone: the Polish yes, the Malay "no"
     if _in_an_unread_language(t, item, method):
@@ -884,12 +921,14 @@ def doubts(text: str, item: Item, method: str, label: str | None = None, *, refu
     if item.options and not unknown and label not in {x for v in item.escapes.values() for x in v} and (
             (method in _MENTIONS and _denied_by_name(t, item, label))
             or (method == "declaration" and _declaration_denied(t, last_declaration(t, item).at))
-            or (method not in {"exact", "structured"} and rejected_by_name(t, item, label))):
+            or (method not in {"exact", "structured"} and rejected_by_name(t, item, label))
+            or (method == "declaration" and item.kind == "choice" and _letter_then_another(t, item, label))):
         found.append("denied")  # "These findings don't point to A, erythema migrans.", "I don't think it is A."
     if (method in _MENTIONS and _general_remark(t)) or (
             method not in _MARKED and _DEFINING.search(t) and not _OF_THIS_CASE.search(t)) or (
             # "A pneumothorax occurs when ... It typically appears on chest X-ray as a thin pleural line with absent
             # lung markings.": a yes or no read from how a finding shows on any film
+            method in {"presence", "question_subject", "label_word"} and _WHERE_TO_LOOK.search(t)) or (
             method == "presence" and _GENERIC.search(t) and not _OF_THIS_CASE.search(t) and not _AFFIRMED.search(t)
             and not re.search(r"(?i)\bthere\s+(?:is|are)\b|\b(?:is|are)\s+(?:present|seen|noted|visible)\b", t)):
         found.append("generic")
