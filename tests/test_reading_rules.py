@@ -10673,12 +10673,6 @@ _REVIEW_91 = [
 ]
 
 
-@pytest.mark.parametrize("reply, kind, labels, options, question, meant", _REVIEW_91)
-def test_near_misses_of_this_sessions_rules_are_never_sure_and_wrong(reply: str, kind: str, labels: tuple[str, ...],
-                                                                     options: tuple[str, ...], question: str,
-                                                                     meant: str | None) -> None:
-    answer = extract(reply, kind, labels, options, question=question)
-    assert not (answer.sure and answer.choice != meant), answer
 
 
 @pytest.mark.parametrize("reply, choice", [
@@ -10799,13 +10793,6 @@ _REVIEW_93 = [
 ]
 
 
-@pytest.mark.parametrize("reply, kind, labels, options, question, meant", _REVIEW_93)
-def test_near_misses_of_the_batch_92_93_rules_are_never_sure_and_wrong(reply: str, kind: str,
-                                                                       labels: tuple[str, ...],
-                                                                       options: tuple[str, ...], question: str,
-                                                                       meant: str | None) -> None:
-    answer = extract(reply, kind, labels, options, question=question)
-    assert not (answer.sure and answer.choice != meant), answer
 
 
 # hostile review of batch 91's rules (older shapes, /tmp/review91) and held-out batches 94-95: a "no" that opens a
@@ -11042,12 +11029,6 @@ _REVIEW_98 = [
 ]
 
 
-@pytest.mark.parametrize("reply, kind, labels, options, question, meant", _REVIEW_98)
-def test_near_misses_of_the_later_rules_of_this_session_are_never_sure_and_wrong(
-        reply: str, kind: str, labels: tuple[str, ...], options: tuple[str, ...], question: str,
-        meant: str | None) -> None:
-    answer = extract(reply, kind, labels, options, question=question)
-    assert not (answer.sure and answer.choice != meant), answer
 
 
 @pytest.mark.parametrize("reply, kind, labels, options, question, meant", [
@@ -11142,7 +11123,7 @@ def test_declines_and_doubts_of_batches_98_99(reply: str, declines: bool) -> Non
     assert is_refusal(reply) is declines
 
 
-@pytest.mark.parametrize("reply, kind, labels, options, question, meant", [
+_NEAR_MISSES_98_99: list[tuple[str, str, tuple[str, ...], tuple[str, ...], str, str | None]] = [
     # hostile-review shapes: someone else's answer, a finding after a denied sign, a dot placed the other way, a list
     # of detections
     ("most people would think yes, but the cortex is intact so i'd say there is none", "yesno", YN, (),
@@ -11174,12 +11155,7 @@ def test_declines_and_doubts_of_batches_98_99(reply: str, declines: bool) -> Non
      "What is the most likely diagnosis?", None),
     ("The blue one.\nOr the red one. They are at the same depth.", "label", ("red", "blue"), (),
      "Which dot is closer to the camera?", None),
-])
-def test_near_misses_of_batches_98_99_are_never_sure_and_wrong(
-        reply: str, kind: str, labels: tuple[str, ...], options: tuple[str, ...], question: str,
-        meant: str | None) -> None:
-    answer = extract(reply, kind, labels, options, question=question)
-    assert not (answer.sure and answer.choice != meant), answer
+]
 
 
 @pytest.mark.parametrize("reply, kind, labels, options, question, meant", [
@@ -11213,7 +11189,7 @@ def test_declines_and_withdrawals_of_batch_101() -> None:
     assert (alone.choice, alone.sure) == ("no", False), alone
 
 
-@pytest.mark.parametrize("reply, kind, labels, options, question, meant", [
+_NEAR_MISSES_3AA43EA: list[tuple[str, str, tuple[str, ...], tuple[str, ...], str, str | None]] = [
     # a hostile review of 3aa43ea: a body whose second clause concludes another option; a correction framed as advice
     ("By definition a simple cyst has no internal echoes; this lesion has layering debris and a thick enhancing wall, "
      "exactly what an abscess shows. Answer: A.", "choice", ("A", "B", "C"), ("Simple cyst", "Hemangioma", "Abscess"),
@@ -11221,12 +11197,7 @@ def test_declines_and_withdrawals_of_batch_101() -> None:
     ("Free air under the diaphragm with a dilated loop. So overall, observation. Actually, given the free air, an "
      "urgent surgical consultation is warranted.", "choice", ("A", "B", "C"), ("Surgery", "Observation", "Antibiotics"),
      "What is the most appropriate management?", "A"),
-])
-def test_near_misses_after_3aa43ea_are_never_sure_and_wrong(reply: str, kind: str, labels: tuple[str, ...],
-                                                             options: tuple[str, ...], question: str,
-                                                             meant: str | None) -> None:
-    answer = extract(reply, kind, labels, options, question=question)
-    assert not (answer.sure and answer.choice != meant), answer
+]
 
 
 @pytest.mark.parametrize("reply, kind, labels, options, question, meant", [
@@ -11297,7 +11268,7 @@ def test_skeletal_maturity_and_flips(reply: str, labels: tuple[str, ...], questi
 _HIPS = ("Avascular necrosis", "Septic arthritis", "Osteoarthritis", "Normal hip")
 
 
-@pytest.mark.parametrize("reply, kind, labels, options, question, meant", [
+_NEAR_MISSES_7D438EA_DD14B8B: list[tuple[str, str, tuple[str, ...], tuple[str, ...], str, str | None]] = [
     # a hostile review of 7d438ea: an answer that cannot be told from another, a working explanation asked
     ("Working diagnosis is septic arthritis, but I can't distinguish it from AVN on this film. Aspirate first.",
      "choice", tuple("ABCD"), _HIPS, "What is the most likely diagnosis?", None),
@@ -11330,10 +11301,17 @@ _HIPS = ("Avascular necrosis", "Septic arthritis", "Osteoarthritis", "Normal hip
     ("Arterial enhancement with washout and a capsule: hepatocellular carcinoma.\n\nThe earlier report read:\n"
      "> Impression: Hemangioma.", "choice", ("A", "B", "C"), ("Simple cyst", "Hemangioma", "Hepatocellular carcinoma"),
      "What is the most likely diagnosis of this liver lesion?", "C"),
-])
-def test_near_misses_of_the_last_review_are_never_sure_and_wrong(reply: str, kind: str, labels: tuple[str, ...],
-                                                                 options: tuple[str, ...], question: str,
-                                                                 meant: str | None) -> None:
+]
+
+
+@pytest.mark.parametrize("reply, kind, labels, options, question, meant",
+                         [*_REVIEW_91, *_REVIEW_93, *_REVIEW_98, *_NEAR_MISSES_98_99, *_NEAR_MISSES_3AA43EA,
+                          *_NEAR_MISSES_7D438EA_DD14B8B])
+def test_near_misses_of_the_hostile_reviews_are_never_sure_and_wrong(reply: str, kind: str, labels: tuple[str, ...],
+                                                                     options: tuple[str, ...], question: str,
+                                                                     meant: str | None) -> None:
+    """The hostile reviews' near misses (reviews of batches 91, 93 and 98's rules, of 3aa43ea, 7d438ea and dd14b8b):
+    a reading of any of them may be unsure or missing, never sure and other than what a clinician records."""
     answer = extract(reply, kind, labels, options, question=question)
     assert not (answer.sure and answer.choice != meant), answer
 
