@@ -313,6 +313,11 @@ BATCH_NOTES = {
     103: "an ordinary week on a department server, all five models; Western Armenian, Bambaiya Hindi, Palembang "
          "Malay, Fante; measured held out once, blind (97.6 % intended, 91.0 % sure and right, 1 sure over-read), "
          "then fixed",
+    104: "long replies meant a ninth time (only 23 of 240 of 150 words or more); Surzhyk, Trasianka, Rioplatense "
+         "Spanish with Lunfardo, Geordie; measured held out once, blind (92.9 % intended, 81.0 % sure and right, 1 "
+         "sure over-read), then fixed",
+    105: "an ordinary week on a department server, all five models; Brabantian, Zeelandic, Extremaduran, Kaaps; "
+         "measured held out once, blind (99.5 % intended, 92.4 % sure and right, 2 sure over-reads), then fixed",
 }
 
 

@@ -83,9 +83,9 @@ def test_the_corpus_is_large_varied_and_well_formed() -> None:
     # "Batch 71", "Batch 72", "Batch 73", "Batch 74", "Batch 75", "Batch 76", "Batch 77", "Batch 78", "Batch 79",
     # "Batch 80", "Batch 81", "Batch 82", "Batch 83", "Batch 84", "Batch 85", "Batch 86", "Batch 87", "Batch 88",
     # "Batch 89", "Batch 90", "Batch 91", "Batch 92", "Batch 93", "Batch 94", "Batch 95", "Batch 96", "Batch 97",
-    # "Batch 98", "Batch 99", "Batch 100", "Batch 101", "Batch 102", "Batch 103")
+    # "Batch 98", "Batch 99", "Batch 100", "Batch 101", "Batch 102", "Batch 103", "Batch 104", "Batch 105")
     batches = Counter(r["batch"] for r in replies)
-    assert set(batches) == set(range(1, 104)), batches
+    assert set(batches) == set(range(1, 106)), batches
     assert batches[5] == 367 and batches[6] == 369 and batches[7] == 146 and batches[8] == 163 and batches[9] == 240
     assert batches[10] == 240 and batches[11] == 240 and batches[12] == 240 and batches[13] == 240
     assert batches[14] == 240 and batches[15] == 240 and batches[16] == 240 and batches[17] == 240
@@ -110,7 +110,7 @@ def test_the_corpus_is_large_varied_and_well_formed() -> None:
     assert batches[90] == 240 and batches[91] == 240 and batches[92] == 240 and batches[93] == 240
     assert batches[94] == 240 and batches[95] == 240 and batches[96] == 240 and batches[97] == 240
     assert batches[98] == 240 and batches[99] == 240 and batches[100] == 240 and batches[101] == 240
-    assert batches[102] == 240 and batches[103] == 240
+    assert batches[102] == 240 and batches[103] == 240 and batches[104] == 240 and batches[105] == 240
     assert all(r["id"].startswith(f"b{r['batch']}-") for r in replies if r["batch"] >= 5)
     extra = json.loads((bench.CORPUS / "items_extra.json").read_text(encoding="utf-8"))
     assert len(extra) == 29 and set(extra) <= set(items)
@@ -440,11 +440,16 @@ def test_the_reader_meets_the_goals_on_the_corpus(corpus_rows: tuple[dict[str, A
     # a2c8c5e) 91.0 %, 149 sure and right, no sure error, 1 wrong, 1 over-read, 4 flags wrong; 103 (an ordinary week's
     # mix, reader of a2c8c5e) 97.6 %, 191, 1 sure error (an over-read), 2 over-read, 3 flags wrong. Fixed in a2cc22b,
     # dd14b8b and 83e51e2. Floors at what each reaches there: 102 204, 160 (one over-read, unsure); 103 208, 193 (two)
+    # batches 104-105, likewise (README "Batch 104", "Batch 105"), measured once held out with the reader of 879b5c4:
+    # 104 (long replies meant a ninth time, most of them shorter) 92.9 %, 170 sure and right, 1 sure error (an
+    # over-read), 2 over-read, 3 flags wrong; 105 (an ordinary week's mix) 99.5 %, 194, 2 sure errors (over-reads), 3
+    # over-read, 1 flag wrong. Fixed in 5099f5c and the commit that moved them here. Floors at what each reaches there:
+    # 104 196, 170 (two over-reads, unsure); 105 210, 194 (three)
     for batch, floor, sure, over in ((86, 208, 190, 0), (87, 204, 186, 1), (88, 201, 158, 1), (89, 208, 175, 1),
                                      (90, 206, 158, 0), (91, 209, 192, 0), (92, 201, 169, 2), (93, 206, 187, 0),
                                      (94, 204, 164, 2), (95, 207, 190, 1), (96, 195, 148, 1), (97, 209, 192, 0),
                                      (98, 203, 166, 2), (99, 210, 192, 0), (100, 194, 154, 0), (101, 207, 191, 0),
-                                     (102, 204, 160, 1), (103, 208, 193, 2)):
+                                     (102, 204, 160, 1), (103, 208, 193, 2), (104, 196, 170, 2), (105, 210, 194, 3)):
         natural = bench.summarise([r for r in rows if r["batch"] == batch])["total"]
         assert natural["intended"] >= floor and natural["sure_right"] >= sure, (batch, natural)
         assert (natural["wrong"], natural["refusal_mismatch"]) == (0, 0) and natural["over_read"] <= over, \
@@ -506,7 +511,13 @@ def test_every_kind_is_read_as_intended_nearly_always(corpus_rows: tuple[dict[st
         # any film, read no; b103-0174, a stripe "which may represent a small amount of free fluid or simply perirenal
         # fat", read A), "final_verdict" at nine (b103-0165, "I said no, but ... could be a fracture — or it could be
         # the normal apophysis", read no from the answer it quotes), none sure (README "Batch 102", "Batch 103")
-        assert v["over_read"] <= {"over_reading": 19, "final_verdict": 9}.get(kind, 1), (kind, v)
+        # batches 104-105: "over_reading" at twenty-three (b104-0178, "the right middle lobe or the anterior basal
+        # segment of the right lower lobe", read yes; b105-0174, "Answer: Normal to mildly enlarged.", read A;
+        # b105-0176, "Answer: A. The fracture is in the right femoral neck." where A is the left femur, read A;
+        # b105-0179, where to look for a pneumothorax on any film, read no), "final_verdict" at ten (b104-0162, "I'll
+        # say **B, malignant**" and then a second look that doubts it, read B), none sure (README "Batch 104", "Batch
+        # 105")
+        assert v["over_read"] <= {"over_reading": 23, "final_verdict": 10}.get(kind, 1), (kind, v)
 
 
 def test_the_benchmark_reports_every_batch_and_the_whole_corpus(capsys: pytest.CaptureFixture[str],
@@ -524,7 +535,7 @@ def test_the_benchmark_reports_every_batch_and_the_whole_corpus(capsys: pytest.C
         assert bench.main(["--json"]) == 0
     report = json.loads(capsys.readouterr().out)
     assert [g for g, met in report["all"]["goals"].items() if not met] == []
-    assert sorted(report["batches"], key=int) == [str(n) for n in range(1, 104)]
+    assert sorted(report["batches"], key=int) == [str(n) for n in range(1, 106)]
     assert report["all"]["total"]["n"] == sum(b["total"]["n"] for b in report["batches"].values())
     bench.main(["--batch", "5", "--batch", "6"])
     out = capsys.readouterr().out

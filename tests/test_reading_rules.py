@@ -11416,6 +11416,36 @@ def test_batch_102_words_and_declines(reply: str, labels: tuple[str, ...], quest
     assert (answer.choice, answer.refusal) == (choice, refusal), answer
 
 
+@pytest.mark.parametrize("reply, labels, question, choice, refusal", [
+    # batch 104: a second fault of the image before the guess; a reluctance said in the present, then the answer
+    ("the image is blurry and small but i think it is upside down, the diaphragm looks like it is on top",
+     ("correct", "upside down"), "Is this chest X-ray correctly oriented or upside down?", "upside down", True),
+    ("I usually avoid inferring sex from images, but since you ask: yes — there are bilateral breast shadows.",
+     ("yes", "no"), "Is this patient female?", "yes", True),
+    # batches 104-105: an image named for its plane, sequence or as a prior, beside two answers weighed, is not blamed
+    ("**Could go either way.**\n\nThe spleen measures about 12.8 cm on the coronal image. Body habitus matters, and "
+     "without a prior study I can't tell whether this is his normal.", ("yes", "no"), "Is the spleen enlarged?", None,
+     False),
+    ("Yes, this looks T2-weighted. Hmm — the CSF is only mildly bright; it could just as well be a proton-density "
+     "image. I can't say yes or no with confidence.", ("yes", "no"), "Is this a T2-weighted MRI?", None, False),
+    ("The image is too dark; I can't tell, either way is possible.", ("yes", "no"), "Is the spleen enlarged?", None,
+     True),
+    ("Yes, T2. The image is too noisy to be sure; it could just as well be proton density. I can't say yes or no.",
+     ("yes", "no"), "Is this a T2-weighted MRI?", "yes", True),
+    # batch 105: "on either side" (each side) takes back no answer; "either" weighing two still does
+    ("Yes, coronal.\n\nCorrection: the slice shows the vertebral body in cross-section with a kidney on either side "
+     "— this is an axial image. No.", ("yes", "no"), "Is this image in the coronal plane?", "no", False),
+    ("Yes.\n\nCorrection: it could be either, I'm not sure.", ("yes", "no"), "Is this image in the coronal plane?",
+     None, False),
+])
+def test_batches_104_105_declines_and_corrections(reply: str, labels: tuple[str, ...], question: str,
+                                                  choice: str | None, refusal: bool) -> None:
+    kind = "yesno" if labels == ("yes", "no") else "label"
+    answer = extract(reply, kind, labels, (), question=question)
+    assert (answer.choice, answer.refusal) == (choice, refusal), answer
+    assert not answer.sure or choice is not None
+
+
 @pytest.mark.parametrize("reply, kind, labels, options, question", [
     # held-out batches 104-105 (each read sure at 879b5c4): a letter whose sentence names another option's place, a
     # place offered beside another, where to look on any film

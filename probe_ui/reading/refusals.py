@@ -648,7 +648,9 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
      r"(?:so\s+|but\s+|and\s+)?(?:i'm\s+|i\s+am\s+|just\s+|only\s+)?guessing\b"
      # batch 22: an image blamed, then the answer hedged ("image very blurry but i think yes, kidney")
      # batch 38: the doubt said between them ("image is blurry so not sure, but i think the mass is on the right")
-     r"|\b" + _FRAME + r"s?\b[^.;!?\n]{0,30}?\b" + _FAULT + r"\b[ \t]*(?:[,;:\-\u2013\u2014][ \t]*)?"
+     # batch 104: a second fault joined to the first ("the image is blurry and small but i think it is upside down")
+     r"|\b" + _FRAME + r"s?\b[^.;!?\n]{0,30}?\b" + _FAULT + r"\b(?:[ \t]+and[ \t]+(?:small|" + _FAULT + r")\b)?"
+     r"[ \t]*(?:[,;:\-\u2013\u2014][ \t]*)?"
      r"(?:(?:so|and)[ \t]+(?:i'm[ \t]+|i\s+am[ \t]+)?(?:not\s+(?:really\s+|entirely\s+|very\s+)?(?:sure|certain)|"
      r"unsure)[ \t]*,?[ \t]*)?"
      r"(?:so|but|and)[ \t]+(?:i(?:'d|\s+would)?\s+(?:think|guess|say|suspect|believe)|probably|maybe|perhaps|"
@@ -1143,7 +1145,8 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
      r"\b(?:i'd|i\s+would)\s+(?:prefer|rather)\s+not\s+(?:to\s+)?(?:infer|guess|judge|say|answer|comment|speculate)\b"
      # batch 83: "I'd normally avoid inferring sex from a scan, and this one is quite grainy, but if you need an
      # answer: yes, ...": a reluctance stated, then the guess it keeps
-     r"|\b(?:i'd|i\s+would)\s+(?:normally\s+|usually\s+|generally\s+|rather\s+)?avoid\s+(?:inferring|guessing|"
+     # batch 104: "I usually avoid inferring sex from images, but since you ask: yes — ..."
+     r"|\b(?:i'd|i\s+would|i)\s+(?:normally\s+|usually\s+|generally\s+|rather\s+)?avoid\s+(?:inferring|guessing|"
      r"judging|assigning|estimating|stating|calling)\b"
      r"|\b(?:judge?ment|call|decision)\s+(?:that\s+)?i\s+(?:shouldn't|should\s+not|won't|will\s+not)\s+make\b"
      r"|\b(?:system|tool|service|assistant|model)\s+(?:is\s+not|isn't)\s+intended\s+to\s+(?:provide|give|make|offer)\s+"
@@ -1236,6 +1239,13 @@ _WEIGHING_SAYS = frozenset({"cannot-be-sure", "cannot-be-determined"})
 # the image named, or its quality: a reply that speaks of it may be blaming it ("The image is too dark; I cannot say
 # which, though both are possible.")
 _IMAGE_NAMED = re.compile(r"(?i)\b(?:" + _IMAGE + "|" + _STUDY + r"|resolution|quality|view)s?\b")
+# ... but not an image named for its plane or sequence, or an earlier one (batch 104: "The spleen measures about 12.8 cm
+# on the coronal image ... without a prior study I can't tell whether this is his normal." after "Could go either
+# way."; batch 105: "it could just as well be a proton-density image. I can't say yes or no with confidence."): what
+# the reply weighs, not what it blames
+_IMAGE_AS_SHOWN = re.compile(r"(?i)\b(?:coronal|axial|sagittal|transverse|oblique|[\w]+[\s\-]weighted|"
+                             r"proton[\s\-]density|prior|previous|earlier|comparison)\s+(?:" + _IMAGE + "|" + _STUDY
+                             + r")s?\b")
 
 
 #: two answers weighed by name and neither taken: batch 52's "Answer: B. Right hip. Re-review: ... Unable to decide
@@ -1374,7 +1384,7 @@ def is_refusal(text: str) -> bool:
         # batches 62-63: what the weighing itself says ("cannot say for certain whether ...", "... cannot be determined
         # with confidence") is no decline either
         return not refusal_names(t) <= _HEDGED_DECLINES | _WEIGHING_SAYS
-    if not _EQUIVOCAL.search(t) or _IMAGE_NAMED.search(t):
+    if not _EQUIVOCAL.search(t) or _IMAGE_NAMED.search(_IMAGE_AS_SHOWN.sub(" ", t)):
         return any(p.search(t) for p in _PATTERNS)
     return not refusal_names(t) <= _HEDGED_DECLINES
 
