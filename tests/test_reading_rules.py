@@ -12,9 +12,11 @@ import re
 import pytest
 
 from probe_ui.reading import languages, lexicon, methods, overlap, subject, synonyms
-from probe_ui.reading.answers import extract, get_item, is_refusal
+from probe_ui.reading.answers import clean_reply, extract, get_item, is_refusal
 from probe_ui.reading.refusals import REFUSAL_PHRASES
+from probe_ui.reading.sureness import doubts
 from probe_ui.reading.weighing import dismissed_entries, is_truncated
+from probe_ui.scoring.review import DOUBTS
 
 YN = ("yes", "no")
 ABCD = ("A", "B", "C", "D")
@@ -11444,6 +11446,54 @@ def test_batches_104_105_declines_and_corrections(reply: str, labels: tuple[str,
     answer = extract(reply, kind, labels, (), question=question)
     assert (answer.choice, answer.refusal) == (choice, refusal), answer
     assert not answer.sure or choice is not None
+
+
+_FEMUR = ("Left femur", "Right femur", "Both femurs", "No fracture")
+_EDEMA = ("Vasogenic edema", "Cytotoxic edema")
+_HIPS = ("Left hip", "Right hip", "Both hips", "Neither hip")
+
+
+@pytest.mark.parametrize("reply, kind, options, question, choice, sure", [
+    # held-out batch 106 (read no, sure, at c3b4252): "Negative" before what the study is says what it showed, not
+    # whether the image is what the question names; "Negative for ..." and a lone "Negative." still answer
+    ("### Impression\nNegative screening mammographic view. **BI-RADS 1–2** (benign calcifications only).", "yesno", (),
+     "Is this a mammogram? (please answer yes/no)", "yes", True),
+    ("Negative screening mammogram.", "yesno", (), "Is this a mammogram?", "yes", True),
+    ("Negative.", "yesno", (), "Is this a mammogram?", "no", True),
+    ("Negative for pneumothorax.", "yesno", (), "Is there a pneumothorax?", "no", True),
+    ("Negative chest radiograph.", "yesno", (), "Is there a pneumothorax?", "no", True),
+    # held-out batch 107 (read A, sure): the answer weighed against the other and left ("can't choose between them
+    # now"), not declined
+    ("Vasogenic, I'd say — A. Although the swelling also involves the cortex, and that could just as well be "
+     "cytotoxic edema; without a diffusion map I honestly can't choose between them now.", "choice", _EDEMA,
+     "Does this image show vasogenic or cytotoxic edema?", "A", False),
+    # held-out batch 107 (read C, sure): what is asked left to another test
+    ("Both femoral heads show some patchy sclerosis; whether either has the subchondral lucency of avascular necrosis "
+     "would need an MRI to say.", "choice", _HIPS, "Which hip shows avascular necrosis?", "C", False),
+    ("Both hips show avascular necrosis.", "choice", _HIPS,
+     "Which hip shows avascular necrosis?", "C", True),
+    # held-out batch 106 (a Ruhr German reply read A, unsure, from "Links is alles in Ordnung"): a side said to be
+    # all in order is spared, in English (read A, sure, at c3b4252) and in the German gloss (now unread)
+    ("This is the right leg. The thigh is broken on the right. Left is all in order.", "choice", _FEMUR,
+     "Where is the fracture?", "B", True),
+    ("Getz guck ma: dat is dat rechte Bein, wa. Der Oberschenkel is rechts am Schenkelhals gebrochen. Links is alles "
+     "in Ordnung. Also B.", "choice", _FEMUR, "Where is the fracture?", None, False),
+])
+def test_batches_106_107_sure_errors(reply: str, kind: str, options: tuple[str, ...], question: str,
+                                     choice: str | None, sure: bool) -> None:
+    labels = tuple("ABCD"[:len(options)]) if options else ("yes", "no")
+    answer = extract(reply, kind, labels, options, question=question)
+    assert (answer.choice, answer.sure, answer.refusal) == (choice, sure, False), answer
+
+
+def test_an_answer_left_to_another_test_is_a_doubt_in_words() -> None:
+    """The review queue says why such a reading is unsure, in plain words."""
+    reply = ("Both femoral heads show some patchy sclerosis; whether either has the subchondral lucency of avascular "
+             "necrosis would need an MRI to say.")
+    item = get_item("choice", tuple("ABCD"), _HIPS, "Which hip shows avascular necrosis?")
+    answer = extract(reply, "choice", tuple("ABCD"), _HIPS, question=item.question)
+    found = doubts(clean_reply(reply), item, answer.method, answer.choice)
+    assert "deferred" in found and "another test" in DOUBTS["deferred"]
 
 
 @pytest.mark.parametrize("reply, kind, labels, options, question", [

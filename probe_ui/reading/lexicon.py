@@ -943,6 +943,8 @@ WORDS: dict[str, tuple[str, ...]] = {
                "jierü", "numei"),
     "abnormal": ("anormal", "anomal", "anormale", "异常", "不正常"),
     "normal": ("正常",),
+    # batch 106: Ruhr German "Links is alles in Ordnung." (the left is all in order: spared)
+    "all in order": ("alles in ordnung",),
     "benign": ("benigno", "benigna", "bénin", "bénigne", "gutartig", "良性",
                # batch 14: Korean, Vietnamese
                "양성", "lành tính"),

@@ -1270,6 +1270,9 @@ _WEIGHED = re.compile(r"(?i)\btorn\s+between\b|\bcommit\s+to\s+either\b"
                       # now.", "upside down. hmm, or maybe correct, i cant decide which"
                       r"|\b(?:can't|cannot|can\s+not|cant)\s+decide\s+between\s+[^.?!\n]{1,40}?\s+and\s+"
                       r"[^.?!\n]{1,40}?\s+now\b"
+                      # batch 107: "... I honestly can't choose between them now."
+                      r"|\b(?:can't|cannot|can\s+not|cant)\s+(?:honestly\s+|really\s+)?(?:decide|choose|pick)\s+"
+                      r"between\s+(?:them|the\s+two)\s+now\b"
                       r"|\bor\s+maybe\s+[^.!?\n]{1,40}?,?\s+i\s+(?:cant|can't|cannot)\s+decide\s+which\b"
                       # batch 50: "No. Hmm, ... maybe it is displaced after all. I can't say one way or the other."
                       r"|\bafter\s+all\s*[.!]?\s+i\s+(?:can't|cannot|can\s+not|cant)\s+say\s+one\s+way\s+or\s+the\s+"
@@ -1389,6 +1392,12 @@ def is_refusal(text: str) -> bool:
     return not refusal_names(t) <= _HEDGED_DECLINES
 
 
+# batch 107: "... that could just as well be cytotoxic edema; without a diffusion map I honestly can't choose between
+# them now." (no decline: batch 15's "I really can't choose between the two" withdraws its answer)
+_CANT_CHOOSE = re.compile(r"(?i)\b(?:can't|cannot|can\s+not|cant)\s+(?:honestly\s+|really\s+)?(?:choose|pick)\s+"
+                          r"between\b")
+
+
 def undecided_between(text: str) -> bool:
     """Whether the reply weighs two answers (:data:`_WEIGHED`, :data:`_EQUIVOCAL`) and says it cannot choose between
     them ("... the sac may have grown ..., which would make it aggravating. I can't say which with confidence now.",
@@ -1398,7 +1407,7 @@ def undecided_between(text: str) -> bool:
     if len(text) > 8000:
         text = text[:5000] + "\n" + text[-3000:]
     t = fold_quotes(text)
-    return bool(refusal_names(t) & {"cannot-decide", "do-not-know"}) \
+    return bool(refusal_names(t) & {"cannot-decide", "do-not-know"} or _CANT_CHOOSE.search(t)) \
         and bool(_WEIGHED.search(t) or _EQUIVOCAL.search(t))
 
 

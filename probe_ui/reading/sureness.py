@@ -155,6 +155,11 @@ _PLACE_OR_PLACE = re.compile(r"(?i)\b" + _PLACE + r"\s+or\s+(?:in\s+)?(?:the\s+)
 _WHERE_TO_LOOK = re.compile(r"(?i)\bone\s+would\s+(?:also\s+)?(?:look|check|search)\s+for\b|\bwould\s+be\s+the\s+"
                             r"(?:key|classic|main|typical|telltale|diagnostic)\s+(?:sign|finding|feature|clue)\b|"
                             r"\barea\s+to\s+(?:check|look\s+at)\s+first\b")
+# batch 107: what is asked left to another test ("Both femoral heads show some patchy sclerosis; whether either has the
+# subchondral lucency of avascular necrosis would need an MRI to say.")
+_LEFT_TO_A_TEST = re.compile(r"(?i)\bwhether\b[^.;!?\n]{0,120}?\b(?:would|will|could\s+only)\s+(?:need|require|take)\s+"
+                             r"(?:an?\s+|further\s+|more\s+)?(?:[\w\-]+\s+){0,3}?to\s+(?:say|tell|confirm|decide|know|"
+                             r"settle|answer)\b")
 # batch 70: how a disease is graded or told apart, and nothing of this image or patient ("Diabetic retinopathy is
 # graded by new vessels: without them it's non-proliferative, with them proliferative. Hypertensive retinopathy shows
 # AV nicking instead."): a closing sentence that names an option is a textbook remark, not a verdict
@@ -932,6 +937,8 @@ def doubts(text: str, item: Item, method: str, label: str | None = None, *, refu
             method == "presence" and _GENERIC.search(t) and not _OF_THIS_CASE.search(t) and not _AFFIRMED.search(t)
             and not re.search(r"(?i)\bthere\s+(?:is|are)\b|\b(?:is|are)\s+(?:present|seen|noted|visible)\b", t)):
         found.append("generic")
+    if method not in _MARKED and _LEFT_TO_A_TEST.search(t):
+        found.append("deferred")  # "... whether either has ... avascular necrosis would need an MRI to say."
     if method == "likelihood" and not clear_lead(t, item):
         found.append("close")  # batch 17: "A 50%, B 25%, ...": ahead, but not beyond doubt
     if method == "question_subject" and between_regions(t):

@@ -180,6 +180,11 @@ def leading_word(text: str, item: Item) -> str | None:
         if m and word.casefold() == "confirmed" and re.match(r"[ \t]*[:\u2013\u2014\-][ \t]*(?:no|not|none|negative)\b",
                                                              t[m.end():], re.IGNORECASE):
             continue  # "Confirmed: no pleural effusion.": what is confirmed is an absence (hostile review, batch 85)
+        if m and word.casefold() in ("positive", "negative") and item.question \
+                and not re.match(r"(?i)[ \t]*(?:[.,;:!\n)\-\u2013\u2014]|\Z|for\b)", t[m.end():]) \
+                and subject.asked_values(item.question):
+            continue  # batch 106: "Negative screening mammographic view." says what the study showed, not whether the
+            # image is what the question names ("Is this a mammogram?")
         if m and word.casefold() in ("positive", "negative", "confirmed") and _for_another_finding(t[m.end():], item):
             # "Positive for pneumothorax." to "Is there a pleural effusion?" answers another question, as does
             # "Confirmed: pneumothorax, no effusion." (hostile review of batches 80-83)

@@ -63,6 +63,7 @@ DOUBTS = {"refusal": "it declines", "reversal": "it changes its answer", "hedge"
           "compared": "it sets the answer against another ('versus') in its last words",
           "kept two": "it says it keeps two different answers",
           "another finding": "it gives a result for a finding the question does not name",
+          "deferred": "it leaves what is asked to another test ('whether ... would need an MRI to say')",
           "undecided": "it weighs two answers and says it cannot choose between them",
           "turns": "it denies one thing, then turns ('but ...') to what it does see",
           "other words": "it opens with the letter, then describes another option",
