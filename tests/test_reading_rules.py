@@ -11306,16 +11306,149 @@ _NEAR_MISSES_7D438EA_DD14B8B: list[tuple[str, str, tuple[str, ...], tuple[str, .
 ]
 
 
+_NEAR_MISSES_C3B4252_9E8E215 = [
+    # hostile review of c3b4252 and 9e8e215: a study's result beside another modality named; "is in order" that calls
+    # for a treatment
+    ("Negative MRI - it's a CT.",
+     'yesno', ('yes', 'no'),
+     (),
+     'Is this an MRI? (please answer yes/no)', 'no'),
+    ('Negative coronal - this is an axial slice through the orbits.',
+     'yesno', ('yes', 'no'),
+     (),
+     'Is this image in the coronal plane? (please answer yes/no)', 'no'),
+    ("Negative ultrasound - it's a CT; the liver and spine are in cross-section.",
+     'yesno', ('yes', 'no'),
+     (),
+     'Is this an ultrasound image? (please answer yes/no)', 'no'),
+    ('Negative T2 - CSF is dark, fat is bright: T1.',
+     'yesno', ('yes', 'no'),
+     (),
+     'Is this a T2-weighted MRI? (please answer yes/no)', 'no'),
+    ("Negative mammogram - it's a chest CT window.",
+     'yesno', ('yes', 'no'),
+     (),
+     'Is this a mammogram? (please answer yes/no)', 'no'),
+    ('Negative brain - this is a knee MRI.',
+     'yesno', ('yes', 'no'),
+     (),
+     'Is this a scan of the brain? (please answer yes/no)', 'no'),
+    ("Negative kidney - it's the spleen, in the left upper quadrant.",
+     'yesno', ('yes', 'no'),
+     (),
+     'Does this image show the kidney? (please answer yes/no)', 'no'),
+    ('Negative gadolinium enhancement: the vessels are dark and the fat is bright, so this is a pre-contrast T1.',
+     'yesno', ('yes', 'no'),
+     (),
+     'Was this MRI acquired after gadolinium contrast? (Answer with yes or no)', 'no'),
+    ('Large pneumothorax with the trachea and mediastinum shifted to the right. Left chest drain is '
+     'in order, urgently.',
+     'choice', ('A', 'B', 'C', 'D'),
+     ('Left', 'Right', 'Both sides', 'Neither side'),
+     'Which side shows the pneumothorax?', 'A'),
+    ('Tension pneumothorax: mediastinal shift to the right, flattened hemidiaphragm. A left chest drain is in order.',
+     'choice', ('A', 'B', 'C', 'D'),
+     ('Left', 'Right', 'Both sides', 'Neither side'),
+     'Which side shows the pneumothorax?', 'A'),
+    ('Visceral pleural line at the apex with no markings beyond it; the trachea deviates to the '
+     'right. Left needle decompression is in order.',
+     'choice', ('A', 'B', 'C', 'D'),
+     ('Left', 'Right', 'Both sides', 'Neither side'),
+     'Which side shows the pneumothorax?', 'A'),
+    ('Crescent sign in the femoral head with subchondral collapse. A left hip MRI is in order; '
+     'compare with the right hip.',
+     'choice', ('A', 'B', 'C', 'D'),
+     ('Left hip', 'Right hip', 'Both hips', 'Neither hip'),
+     'Which hip shows avascular necrosis?', 'A'),
+    ('Meniscus sign at the costophrenic angle, mediastinum pushed to the right. Left thoracentesis is in order.',
+     'choice', ('A', 'B', 'C', 'D'),
+     ('left side', 'right side', 'bilateral', 'no effusion'),
+     'On which side is the pleural effusion?', 'A'),
+    ('Blunted costophrenic angle with a meniscus, and the heart displaced toward the right. A left '
+     'thoracentesis is in order.',
+     'choice', ('A', 'B', 'C', 'D'),
+     ('left side', 'right side', 'bilateral', 'no effusion'),
+     'On which side is the pleural effusion?', 'A'),
+]
+
 @pytest.mark.parametrize("reply, kind, labels, options, question, meant",
                          [*_REVIEW_91, *_REVIEW_93, *_REVIEW_98, *_NEAR_MISSES_98_99, *_NEAR_MISSES_3AA43EA,
-                          *_NEAR_MISSES_7D438EA_DD14B8B])
+                          *_NEAR_MISSES_7D438EA_DD14B8B, *_NEAR_MISSES_C3B4252_9E8E215])
 def test_near_misses_of_the_hostile_reviews_are_never_sure_and_wrong(reply: str, kind: str, labels: tuple[str, ...],
                                                                      options: tuple[str, ...], question: str,
                                                                      meant: str | None) -> None:
-    """The hostile reviews' near misses (reviews of batches 91, 93 and 98's rules, of 3aa43ea, 7d438ea and dd14b8b):
+    """The hostile reviews' near misses (reviews of batches 91, 93 and 98's rules, of 3aa43ea, 7d438ea, dd14b8b, c3b4252
+    and 9e8e215):
     a reading of any of them may be unsure or missing, never sure and other than what a clinician records."""
     answer = extract(reply, kind, labels, options, question=question)
     assert not (answer.sure and answer.choice != meant), answer
+
+
+@pytest.mark.parametrize("reply, kind, labels, options, question, refusal", [
+    # hostile review of c3b4252 and 9e8e215: a fault of the finding, not of the image; a working method, not a
+    # reluctance; an image named for its plane that is blamed
+    ('The scan shows the gas pattern is faint and small but I think the film is upside down - diaphragm at the top.',
+     'label', ('correct', 'upside down'),
+     (),
+     'Is this X-ray image in its correct anatomical orientation or upside down? (Answer with '
+     "'correct' if it is properly oriented, or 'upside down' if it has been rotated 180 degrees.)", False),
+    ('The film shows a lucency that is faint and small but I think it is a pneumothorax.',
+     'yesno', ('yes', 'no'),
+     (),
+     'Is there a pneumothorax in this chest x-ray? (please answer yes/no)', False),
+    ('On the CT the lesion is dark and small but I think it is a simple cyst - water density, no enhancement.',
+     'choice', ('A', 'B', 'C', 'D', 'E'),
+     ('Simple cyst', 'Hemangioma', 'Hepatocellular carcinoma', 'Focal nodular hyperplasia', 'Abscess'),
+     'What is the hepatic lesion?', False),
+    ("On the T2-weighted image the lesion is dark and small, but I'd say it's FNH given the central scar.",
+     'choice', ('A', 'B', 'C', 'D', 'E'),
+     ('Simple cyst', 'Hemangioma', 'Hepatocellular carcinoma', 'Focal nodular hyperplasia', 'Abscess'),
+     'What is the hepatic lesion?', False),
+    ('I avoid calling a pneumothorax on a supine film unless I see a deep sulcus sign - and here I do. Yes.',
+     'yesno', ('yes', 'no'),
+     (),
+     'Is there a pneumothorax in this chest x-ray? (please answer yes/no)', False),
+    ('I avoid guessing, so I measured: the right hemidiaphragm is clear, the pleural line is visible '
+     'at the left apex. Yes.',
+     'yesno', ('yes', 'no'),
+     (),
+     'Is there a pneumothorax in this chest x-ray? (please answer yes/no)', False),
+    ('The pelvic inlet is round and the subpubic angle wide; I generally avoid judging sex on pelvis '
+     'shape in children, but this is an adult. Female.',
+     'label', ('male', 'female'),
+     (),
+     'Is this patient male or female? (Answer with male or female)', False),
+    ("I avoid guessing - I check the cortex all the way round first. It's intact. No fracture.",
+     'yesno', ('yes', 'no'),
+     (),
+     'Is there a fracture in this radiograph? (please answer yes/no)', False),
+    ('Female. I avoid judging from the face; the pelvis here is wide with a round inlet.',
+     'label', ('male', 'female'),
+     (),
+     'Is this patient male or female? (Answer with male or female)', False),
+    ("The lesion is barely visible on the axial image, so I can't tell which it is - both equally plausible.",
+     'choice', ('A', 'B', 'C', 'D', 'E'),
+     ('Simple cyst', 'Hemangioma', 'Hepatocellular carcinoma', 'Focal nodular hyperplasia', 'Abscess'),
+     'What is the hepatic lesion?', True),
+    ("Only the axial image came through and it is very grainy. I can't say whether it's arterial or "
+     'portal venous - either way.',
+     'choice', ('A', 'B'),
+     ('Arterial phase', 'Portal venous phase'),
+     'Was this image acquired in the arterial or the portal venous phase?', True),
+    ('The T2-weighted images are heavily degraded by motion; vasogenic and cytotoxic are equally '
+     "plausible and I can't tell.",
+     'choice', ('A', 'B'),
+     ('Vasogenic edema', 'Cytotoxic edema'),
+     'Does this image show vasogenic or cytotoxic edema?', True),
+    ("On the axial scan the lesion is barely visible; hemangioma and FNH are equally likely, I can't tell.",
+     'choice', ('A', 'B', 'C', 'D', 'E'),
+     ('Simple cyst', 'Hemangioma', 'Hepatocellular carcinoma', 'Focal nodular hyperplasia', 'Abscess'),
+     'What is the hepatic lesion?', True),
+])
+def test_refusal_flags_of_the_review_of_c3b4252_and_9e8e215(reply: str, kind: str, labels: tuple[str, ...],
+                                                             options: tuple[str, ...], question: str,
+                                                             refusal: bool) -> None:
+    assert extract(reply, kind, labels, options, question=question).refusal is refusal
 
 
 _FLUID_Q = "Does this image show free fluid in Morison's pouch?"
@@ -11484,6 +11617,40 @@ def test_batches_106_107_sure_errors(reply: str, kind: str, options: tuple[str, 
     labels = tuple("ABCD"[:len(options)]) if options else ("yes", "no")
     answer = extract(reply, kind, labels, options, question=question)
     assert (answer.choice, answer.sure, answer.refusal) == (choice, sure, False), answer
+
+
+@pytest.mark.parametrize("reply, kind, options, question, choice, refusal", [
+    # batch 107: a report sent for the image declines, and its "No assessment possible." is no answer
+    ("The uploaded file is a radiology report, not an image. No assessment possible.", "yesno", (),
+     "Is there ascites in this CT scan?", None, True),
+    ("No ascites. No assessment possible of the pelvis.", "yesno", (), "Is there ascites in this CT scan?", "no", True),
+    # batch 106: parts of the image said not seen properly, after the image is blamed, decline and keep the answer
+    ("The image I have is cropped quite tightly, so I'm working with less than I'd like. I can't see the fingertips, "
+     "the phalanges, or the carpal bones properly.\n\nFrom what is visible, though: yes, this is a hand radiograph.",
+     "yesno", (), "Is this an X-ray of the hand?", "yes", True),
+    ("I can't see the fracture line properly, but the cortex is stepped: yes.", "yesno", (), "Is there a fracture?",
+     "yes", False),
+    # batch 106: "anything else" on the film is what was weighed, not a blank image
+    ("It's a toss-up. The right angle is slightly blunted. I don't have a lateral view, and I can't see anything else "
+     "on the film that would tip the balance one way or the other. So I'd genuinely put it either way.", "yesno", (),
+     "Is pleural effusion present?", None, False),
+    # batch 107: a second answer said possible too weighs two answers; it does not decline
+    ("Fair question. The growth plates are open, which fits B, but the ossification centres are small enough that D is "
+     "possible too. I can't tell you confidently which one it is.", "choice",
+     ("Adult", "Pediatric", "Elderly", "Neonate"), "Which age group does this radiograph most likely belong to?", None,
+     False),
+    # batch 107: Arabic female, its semicolon a mark
+    ("أنثى؛ يظهر ظل الثديين في الصورة.", "label", (), "Is this patient male or female?", "female", False),
+    # batch 106: a further acquisition named by what it is, recommended, is not the answer
+    ("**Phase assessment:** Not arterial.\n\n**Comment:** If a hypervascular lesion is being sought, a dedicated late "
+     "arterial phase would be required.", "choice", ("Arterial phase", "Portal venous phase"),
+     "Was this image acquired in the arterial or the portal venous phase?", "B", False),
+])
+def test_batches_106_107_declines_words_and_advice(reply: str, kind: str, options: tuple[str, ...], question: str,
+                                                   choice: str | None, refusal: bool) -> None:
+    labels = tuple("ABCD"[:len(options)]) if options else ("male", "female") if kind == "label" else ("yes", "no")
+    answer = extract(reply, kind, labels, options, question=question)
+    assert (answer.choice, answer.refusal) == (choice, refusal), answer
 
 
 def test_an_answer_left_to_another_test_is_a_doubt_in_words() -> None:

@@ -72,8 +72,9 @@ FOREIGN_HEDGE = re.compile(
 #: cause: nephrolithiasis (A).") rather than withdraw it. Wider in another: a bare "could" or "may" does withdraw it
 #: (b5-0023: "Final answer: A However, on reflection, the milia-like cysts could equally indicate a seborrheic
 #: keratosis (C).").
-TAIL_HEDGE = re.compile(r"(?i)\b(?:either(?!\s+side\b)|could|might|may|not\s+sure|unsure|uncertain|possibl[ey]|"
-                        # (batch 105: not "a kidney on either side": each side, no other answer)
+TAIL_HEDGE = re.compile(r"(?i)\b(?:(?<!\bon\s)either|could|might|may|not\s+sure|unsure|uncertain|possibl[ey]|"
+                        # (batch 105: not "a kidney on either side": each side, no other answer; but "I'd say
+                        # either side" is one, hostile review of 9e8e215)
                         r"perhaps|maybe|"
                         # batch 48: "Left femoral head: cannot exclude" (cut off): nothing stated of the side asked
                         r"(?:cannot|can't)\s+(?:exclude|rule\s+out))\b")

@@ -127,10 +127,15 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
     # seen well enough
     ("cannot-see-well-enough",
      _CANT + r"\s+(?:really\s+)?(?:see|make\s+out|visuali[sz]e)\s+(?:the\s+|any\s+|this\s+)?(?:[\w\-]+\s+){1,3}?"
-     r"(?:well|clearly)\s+enough\b",
+     r"(?:well|clearly)\s+enough\b"
+     # batch 106: "The image I have is cropped quite tightly ... I can't see the fingertips, the phalanges, or the
+     # carpal bones properly" (the image blamed in the sentences before)
+     r"|\b" + _FRAME + r"\b[^.;!?\n]{0,40}?\b" + _FAULT + r"\b(?:(?!\n[ \t]*\n)[^?!]){0,300}?" + _CANT
+     + r"\s+(?:really\s+)?see\s+(?:the\s+)?[^.;!?\n]{1,80}?\s+properly\b",
      "I cannot see the bones well enough in this picture to answer."),
     # batch 11: "the image is completely white, i cannot see anything"
-    ("cannot-see-anything", _CANT + r"\s+(?:really\s+)?(?:see|make\s+out)\s+anything\b",
+    # (batch 106: not "I can't see anything else on the film that would tip the balance", a finding weighed)
+    ("cannot-see-anything", _CANT + r"\s+(?:really\s+)?(?:see|make\s+out)\s+anything\b(?!\s+else\b)",
      "I can't see anything at all in this picture."),
     # batch 10: what the reply runs in does not let it see the image ("This chat doesn't let me view images")
     ("not-allowed-to-see-image",
@@ -648,9 +653,13 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
      r"(?:so\s+|but\s+|and\s+)?(?:i'm\s+|i\s+am\s+|just\s+|only\s+)?guessing\b"
      # batch 22: an image blamed, then the answer hedged ("image very blurry but i think yes, kidney")
      # batch 38: the doubt said between them ("image is blurry so not sure, but i think the mass is on the right")
-     # batch 104: a second fault joined to the first ("the image is blurry and small but i think it is upside down")
-     r"|\b" + _FRAME + r"s?\b[^.;!?\n]{0,30}?\b" + _FAULT + r"\b(?:[ \t]+and[ \t]+(?:small|" + _FAULT + r")\b)?"
-     r"[ \t]*(?:[,;:\-\u2013\u2014][ \t]*)?"
+      # batch 104: a second fault joined to the first, said of the image itself ("the image is blurry and small but i
+     # think it is upside down"; not "the scan shows the gas pattern is faint and small but I think ...": hostile
+     # review of 9e8e215)
+     r"|\b" + _FRAME + r"s?\s+(?:is|was|looks|seems|appears)\s+(?:very\s+|quite\s+|rather\s+|a\s+bit\s+)?" + _FAULT
+     + r"\s+and\s+(?:very\s+|quite\s+)?(?:small|" + _FAULT + r")\b[ \t]*,?[ \t]*(?:so|but|and)[ \t]+"
+     r"(?:i(?:'d|\s+would)?\s+(?:think|guess|say|suspect|believe)|probably|maybe|perhaps|my\s+(?:best\s+)?guess)\b"
+     r"|\b" + _FRAME + r"s?\b[^.;!?\n]{0,30}?\b" + _FAULT + r"\b[ \t]*(?:[,;:\-\u2013\u2014][ \t]*)?"
      r"(?:(?:so|and)[ \t]+(?:i'm[ \t]+|i\s+am[ \t]+)?(?:not\s+(?:really\s+|entirely\s+|very\s+)?(?:sure|certain)|"
      r"unsure)[ \t]*,?[ \t]*)?"
      r"(?:so|but|and)[ \t]+(?:i(?:'d|\s+would)?\s+(?:think|guess|say|suspect|believe)|probably|maybe|perhaps|"
@@ -748,6 +757,8 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
      r"(?:not\s+possible|impossible)\b"
      # batch 59: the report's verbless sentence ("... no parenchymal detail is visible. Assessment not possible.")
      r"|(?:\A|(?<=[.;:!?\n]))[ \t*_]*(?:assessment|evaluation|interpretation)\s+not\s+possible\b"
+     # batch 107: "The uploaded file is a radiology report, not an image. No assessment possible."
+     r"|(?:\A|(?<=[.;:!?\n]))[ \t*_]*no\s+(?:assessment|evaluation|interpretation)\s+(?:is\s+)?possible\b"
      # batch 26: "A determination cannot be made."
      r"|\b(?:determination|assessment|diagnosis|judge?ment|call)\s+(?:cannot|can't|can\s+not)\s+be\s+made\b",
      "Motion artefact degrades both femoral heads and a reliable assessment is not possible."),
@@ -1102,7 +1113,10 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
      # batch 65: "The image you sent this time is a screenshot of the report text, not the radiograph, so I can't
      # check the apices myself."
      r"|\b(?:" + _IMAGE + r"|upload)\b[^.!?\n]{0,40}?\bis\s+(?:a|an|the)\s+[^.!?\n]{1,60}?,\s*not\s+the\s+"
-     r"(?:[\w\-]+\s+)?(?:" + _IMAGE + "|" + _STUDY + r")\b[^.!?\n]{0,40}?" + _CANT,
+     r"(?:[\w\-]+\s+)?(?:" + _IMAGE + "|" + _STUDY + r")\b[^.!?\n]{0,40}?" + _CANT
+     # batch 107: "The uploaded file is a radiology report, not an image."
+     + r"|\b(?:" + _IMAGE + r"|upload)\s+is\s+(?:a|an)\s+(?:[\w\-]+\s+){0,3}?(?:report|document|pdf|form|request|"
+     r"letter|text|spreadsheet),\s*not\s+an?\s+(?:[\w\-]+\s+)?(?:" + _IMAGE + "|" + _STUDY + r")\b",
      "Unable to re-review: the attachment contains only the radiology request form, not the radiograph."),
     # batches 67-68: the image's fault stated, then the answer marked as an estimate or a guess after a colon ("Image
     # quality: severe glare from the light source obscures the upper half. Limited assessment.\nBest estimate: ...",
@@ -1145,9 +1159,12 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
      r"\b(?:i'd|i\s+would)\s+(?:prefer|rather)\s+not\s+(?:to\s+)?(?:infer|guess|judge|say|answer|comment|speculate)\b"
      # batch 83: "I'd normally avoid inferring sex from a scan, and this one is quite grainy, but if you need an
      # answer: yes, ...": a reluctance stated, then the guess it keeps
-     # batch 104: "I usually avoid inferring sex from images, but since you ask: yes — ..."
-     r"|\b(?:i'd|i\s+would|i)\s+(?:normally\s+|usually\s+|generally\s+|rather\s+)?avoid\s+(?:inferring|guessing|"
+     r"|\b(?:i'd|i\s+would)\s+(?:normally\s+|usually\s+|generally\s+|rather\s+)?avoid\s+(?:inferring|guessing|"
      r"judging|assigning|estimating|stating|calling)\b"
+     # batch 104: "I usually avoid inferring sex from images, but since you ask: yes — ..." (a habit said, then given up
+     # because asked; not a working method: "I avoid guessing, so I measured ...", hostile review of 9e8e215)
+     r"|\bi\s+(?:normally\s+|usually\s+|generally\s+)?avoid\s+(?:inferring|guessing|judging|assigning|estimating|"
+     r"stating|calling)\b[^.!?\n]{0,80}?\bbut\s+(?:since|as)\s+you\s+(?:ask|asked)\b"
      r"|\b(?:judge?ment|call|decision)\s+(?:that\s+)?i\s+(?:shouldn't|should\s+not|won't|will\s+not)\s+make\b"
      r"|\b(?:system|tool|service|assistant|model)\s+(?:is\s+not|isn't)\s+intended\s+to\s+(?:provide|give|make|offer)\s+"
      r"(?:\w+\s+)?diagnos\w*"
@@ -1186,6 +1203,9 @@ _PATTERNS: tuple[re.Pattern[str], ...] = tuple(re.compile(p, re.IGNORECASE) for 
 # say" is a hedge on what it saw, not a decline, when nothing else declines and the image is not spoken of
 _EQUIVOCAL = re.compile(r"(?i)\b(?:both|either)\s+(?:are\s+|is\s+|seem\s+|remain\s+)?(?:equally\s+)?"
                         r"(?:possible|plausible)\b|\beither\s+way\b|\bequally\s+(?:likely|possible|plausible)\b"
+                        # batch 107: "The growth plates are open, which fits B, but the ossification centres are small
+                        # enough that D is possible too. I can't tell you confidently which one it is."
+                        r"|\b(?:is|are)\s+(?:also\s+possible|possible\s+(?:too|as\s+well))\b"
                         r"|\b(?:don't|do\s+not|doesn't|does\s+not)\s+clearly\s+favou?r\b"
                         # batch 12: "Yes, axial. Although ... the globes look elongated, which might make it a sagittal
                         # slice. I really can't say.": an alternative weighed against the answer
@@ -1243,6 +1263,10 @@ _IMAGE_NAMED = re.compile(r"(?i)\b(?:" + _IMAGE + "|" + _STUDY + r"|resolution|q
 # on the coronal image ... without a prior study I can't tell whether this is his normal." after "Could go either
 # way."; batch 105: "it could just as well be a proton-density image. I can't say yes or no with confidence."): what
 # the reply weighs, not what it blames
+# ... where no fault is said of any image (hostile review of 9e8e215: "The lesion is barely visible on the axial image,
+# so I can't tell ...", "Only the axial image came through and it is very grainy.")
+_BLAMED = re.compile(r"(?i)\b(?:" + _FAULT + r"|barely\s+(?:visible|seen)|came\s+through|degraded|artefacts?|"
+                     r"artifacts?|(?:didn't|did\s+not|failed\s+to)\s+(?:attach|load|upload))\b")
 _IMAGE_AS_SHOWN = re.compile(r"(?i)\b(?:coronal|axial|sagittal|transverse|oblique|[\w]+[\s\-]weighted|"
                              r"proton[\s\-]density|prior|previous|earlier|comparison)\s+(?:" + _IMAGE + "|" + _STUDY
                              + r")s?\b")
@@ -1387,7 +1411,7 @@ def is_refusal(text: str) -> bool:
         # batches 62-63: what the weighing itself says ("cannot say for certain whether ...", "... cannot be determined
         # with confidence") is no decline either
         return not refusal_names(t) <= _HEDGED_DECLINES | _WEIGHING_SAYS
-    if not _EQUIVOCAL.search(t) or _IMAGE_NAMED.search(_IMAGE_AS_SHOWN.sub(" ", t)):
+    if not _EQUIVOCAL.search(t) or _IMAGE_NAMED.search(t if _BLAMED.search(t) else _IMAGE_AS_SHOWN.sub(" ", t)):
         return any(p.search(t) for p in _PATTERNS)
     return not refusal_names(t) <= _HEDGED_DECLINES
 

@@ -160,6 +160,17 @@ _WHERE_TO_LOOK = re.compile(r"(?i)\bone\s+would\s+(?:also\s+)?(?:look|check|sear
 _LEFT_TO_A_TEST = re.compile(r"(?i)\bwhether\b[^.;!?\n]{0,120}?\b(?:would|will|could\s+only)\s+(?:need|require|take)\s+"
                              r"(?:an?\s+|further\s+|more\s+)?(?:[\w\-]+\s+){0,3}?to\s+(?:say|tell|confirm|decide|know|"
                              r"settle|answer)\b")
+
+
+def _left_to_a_test(text: str, item: Item) -> bool:
+    """Whether the reply leaves what is asked to another test (:data:`_LEFT_TO_A_TEST`): the "whether" clause names
+    the asked finding, or weighs the answers ("either", "which"); not a side matter the answer does not rest on ("Yes -
+    a transverse fracture. Whether it extends into the joint would need a CT to say.": hostile review of 9e8e215)."""
+    asked = finding_stems(item.question) if item.question else set()
+    return any(asked & finding_stems(m.group(0)) or re.search(r"(?i)\b(?:either|which|any)\b", m.group(0))
+               for m in _LEFT_TO_A_TEST.finditer(text))
+
+
 # batch 70: how a disease is graded or told apart, and nothing of this image or patient ("Diabetic retinopathy is
 # graded by new vessels: without them it's non-proliferative, with them proliferative. Hypertensive retinopathy shows
 # AV nicking instead."): a closing sentence that names an option is a textbook remark, not a verdict
@@ -937,7 +948,7 @@ def doubts(text: str, item: Item, method: str, label: str | None = None, *, refu
             method == "presence" and _GENERIC.search(t) and not _OF_THIS_CASE.search(t) and not _AFFIRMED.search(t)
             and not re.search(r"(?i)\bthere\s+(?:is|are)\b|\b(?:is|are)\s+(?:present|seen|noted|visible)\b", t)):
         found.append("generic")
-    if method not in _MARKED and _LEFT_TO_A_TEST.search(t):
+    if method not in _MARKED and _left_to_a_test(t, item):
         found.append("deferred")  # "... whether either has ... avascular necrosis would need an MRI to say."
     if method == "likelihood" and not clear_lead(t, item):
         found.append("close")  # batch 17: "A 50%, B 25%, ...": ahead, but not beyond doubt

@@ -527,10 +527,13 @@ def denied_lists(text: str) -> list[tuple[int, int]]:
 # "An MRI of both hips would be the right way to look for occult disease"): the place is where to look next, not the
 # answer; only the test's object is set aside, in a sentence that recommends it (hostile review: not "Consider
 # ultrasound first.", whose sentence may be the answer)
+# batch 106: "If a hypervascular lesion is being sought, a dedicated late arterial phase would be required." (a further
+# acquisition named by what it is, after a reply that said "Not arterial.")
 _RECOMMENDS = re.compile(r"(?i)\b(?:(?:is|are)\s+recommended|recommend(?:ed|s)?|advis(?:ed|able)|would\s+be\s+the\s+"
-                         r"(?:right|best)\s+way\s+to|should\s+be\s+(?:obtained|performed))\b")
-_TEST_OF = re.compile(r"(?i)\b(?:MRI|MR|CT|ultrasound|radiographs?|x-?rays?|views?|imaging|scans?)\s+of\s+"
-                      r"((?:the\s+)?(?:[\w\-]+\s+){0,2}[\w\-]+)")
+                         r"(?:right|best)\s+way\s+to|should\s+be\s+(?:obtained|performed)|would\s+be\s+(?:required|"
+                         r"needed|necessary))\b")
+_TEST_OF = re.compile(r"(?i)(?:\b(?:MRI|MR|CT|ultrasound|radiographs?|x-?rays?|views?|imaging|scans?)\s+of\s+|"
+                      r"\bdedicated\s+)((?:the\s+)?(?:[\w\-]+\s+){0,2}[\w\-]+)")
 
 
 def recommended_tests(text: str) -> list[tuple[int, int]]:

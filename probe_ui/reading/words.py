@@ -46,6 +46,13 @@ _DENIED_PART = re.compile(r"(?i)\A\s*(?:(?:and|but|with)\s+)?(?:no|not|without|n
 _LIST_PARTS = re.compile(r"(?i),|\s(?=(?:(?:with|and|but)\s+no|without)\b)")
 
 
+# a result said of a study as a whole: "Negative screening mammographic view.", "Positive screening study." (a
+# screening word, or the study's own noun closing the sentence; hostile review of 9e8e215: not "Negative MRI - it's a
+# CT.")
+_STUDY_RESULT = re.compile(r"(?i)[ \t]+(?:(?:[\w\-]+[ \t]+){0,3}?screening\b|(?:[\w\-]+[ \t]+){0,3}?(?:study|"
+                           r"examination|exam|views?|series)[ \t]*(?:[.\n]|\Z))")
+
+
 def _for_another_finding(rest: str, item: Item) -> bool:
     """Whether "positive/negative for X" names a finding X that shares no word with what the question asks about,
     while the reply goes on to speak of that ("IMPRESSION: Positive for pneumothorax. No pleural effusion." to "Is
@@ -180,11 +187,10 @@ def leading_word(text: str, item: Item) -> str | None:
         if m and word.casefold() == "confirmed" and re.match(r"[ \t]*[:\u2013\u2014\-][ \t]*(?:no|not|none|negative)\b",
                                                              t[m.end():], re.IGNORECASE):
             continue  # "Confirmed: no pleural effusion.": what is confirmed is an absence (hostile review, batch 85)
-        if m and word.casefold() in ("positive", "negative") and item.question \
-                and not re.match(r"(?i)[ \t]*(?:[.,;:!\n)\-\u2013\u2014]|\Z|for\b)", t[m.end():]) \
-                and subject.asked_values(item.question):
+        if m and word.casefold() in ("positive", "negative") and item.question and _STUDY_RESULT.match(t, m.end()) \
+                and subject.asked_values(item.question) and not PRESENCE_QUESTION.search(item.question):
             continue  # batch 106: "Negative screening mammographic view." says what the study showed, not whether the
-            # image is what the question names ("Is this a mammogram?")
+            # image is what the question names ("Is this a mammogram?"; but "Negative MRI - it's a CT." is a no)
         if m and word.casefold() in ("positive", "negative", "confirmed") and _for_another_finding(t[m.end():], item):
             # "Positive for pneumothorax." to "Is there a pleural effusion?" answers another question, as does
             # "Confirmed: pneumothorax, no effusion." (hostile review of batches 80-83)
