@@ -11653,6 +11653,27 @@ def test_batches_106_107_declines_words_and_advice(reply: str, kind: str, option
     assert (answer.choice, answer.refusal) == (choice, refusal), answer
 
 
+@pytest.mark.parametrize("reply, question, choice, sure, refusal", [
+    # batch 106: a findings field's later clause ("- **Left side:** ... sharp; no effusion.") is said of that side, not
+    # a second answer; a bare "no" there still is one
+    ("**Yes — there is a pleural effusion**, on the right.\n\n- **Left side:** Left costophrenic angle sharp; no "
+     "effusion.", "Is pleural effusion present?", "yes", True, False),
+    ("Yes.\nFindings: angle sharp; no.", "Is pleural effusion present?", None, False, False),
+    ("Yes. No pneumothorax; no effusion.", "Is pleural effusion present?", None, False, False),
+    # batch 109: "That it does" opens a clause as "That it is" does
+    ("That it does — there's an acute infarct in the left MCA territory.", "Does this CT show any abnormality?", "yes",
+     True, False),
+    ("That it does not matter much: no, the brain is normal.", "Does this CT show any abnormality?", "no", True, False),
+    # batch 109: an image cropped so that only part of what is asked is seen declines, and keeps its answer
+    ("The upload is cropped at the hilum, so I can only see part of the left lung. Based on what's visible: yes, a "
+     "mass.", "Is there a lung mass?", "yes", False, True),
+])
+def test_batches_106_109_field_clauses_openers_and_crops(reply: str, question: str, choice: str | None, sure: bool,
+                                                         refusal: bool) -> None:
+    answer = extract(reply, "yesno", ("yes", "no"), (), question=question)
+    assert (answer.choice, answer.sure, answer.refusal) == (choice, sure, refusal), answer
+
+
 def test_an_answer_left_to_another_test_is_a_doubt_in_words() -> None:
     """The review queue says why such a reading is unsure, in plain words."""
     reply = ("Both femoral heads show some patchy sclerosis; whether either has the subchondral lucency of avascular "

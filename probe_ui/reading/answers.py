@@ -334,6 +334,7 @@ from probe_ui.reading.weighing import (
 )
 from probe_ui.reading.words import (
     AFFIRMING_OPENING,
+    answer_clauses,
     asked_terms,
     conceded_degree,
     declined_for_want,
@@ -1290,6 +1291,11 @@ _UNDECIDED_CLOSE = re.compile(r"(?i)\A\W*(?:unable\s+to\s+decide|(?:i\s+)?(?:can
 _ONE_TAKEN = re.compile(r"\((?-i:[A-H])\)|(?i:\b(?:predominantly|mainly|mostly|chiefly|largely|favou?r(?:s|ing)?)\b)")
 
 
+def _alone_labels(text: str, item: Item) -> set[str]:
+    """The labels each said as a sentence of its own ("Yes. No. I cannot decide.")."""
+    return {lb for x in answer_clauses(text) if not x.rstrip().endswith("?") and (lb := item.exact(x)) is not None}
+
+
 def _read(clean: str, item: Item, refusal: bool, suggested: str | None, corrections: bool = True
           ) -> tuple[str | None, str]:
     """The rules in order (module doc) on a cleaned reply: (label or None, method)."""
@@ -2049,8 +2055,7 @@ def _read_words(clean: str, item: Item, refusal: bool) -> tuple[str | None, str]
 
     # two sentences that are each a different label, and no self-correction between them: "Yes. No. I cannot
     # decide."
-    alone = {lb for x in re.split(r"(?<=[.!?;\n])", text[:2000])
-             if not x.rstrip().endswith("?") and (lb := item.exact(x)) is not None}
+    alone = _alone_labels(text[:2000], item)
     # several labels each opening a "label: description" clause ("Red: dermis. Green: epidermis.") are a list
     listed = {lb for x in re.split(r"(?<=[.!?;\n])", text[:2000])
               if (lb := word_prefix(x.lstrip(" \t\n-*"), item)) is not None

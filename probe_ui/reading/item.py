@@ -82,6 +82,8 @@ _YESNO_OPENING = {"affirmative": "yes", "negative": "no", "not really": "no", "n
                   # batch 65: "That it is. The Hounsfield grey-scale ..." (a clause: not "That it is a CT is clear";
                   # "Without a doubt." is read by lexicon.mask_idioms)
                   "that it is": "yes",
+                  # batch 109: "That it does — there's an acute infarct ..." (a clause: CLAUSE_OPENERS)
+                  "that it does": "yes", "that it did": "yes",
                   # batch 77: "It certainly was; the dural and choroid plexus enhancement gives it away." (the past of
                   # "it certainly is", to "Was this MRI acquired after ...?"; a clause: not "It certainly was a CT")
                   "it certainly was": "yes", "it definitely was": "yes", "it absolutely was": "yes",
@@ -107,7 +109,8 @@ CLAUSE_OPENERS = frozenset({"looks like it", "looks that way", "seems like it", 
                             "you bet it is", "you bet", "it certainly is", "it definitely is", "it absolutely is",
                             "plenty of it", "regrettably so", "unfortunately so", "sadly so", "sure looks like it",
                             "sure seems like it", "far from it", "very much so", "by a mile", "not by a mile",
-                            "that it is", "it certainly was", "it definitely was", "it absolutely was", "confirmed",
+                            "that it is", "that it does", "that it did",
+                            "it certainly was", "it definitely was", "it absolutely was", "confirmed",
                             "sure was", "it sure was", "sure did", "it sure did", "not by any stretch", "happily not",
                             "thankfully not", "fortunately not", "luckily not", "nay"})
 # a lone "Y" or "N" is yes or no, but only as the whole reply

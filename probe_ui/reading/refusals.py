@@ -566,7 +566,10 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
      # batch 22: "The field of view cuts off the lower pole, so I can't measure the spleen properly."
      r"\b(?:cropped|crops|cut(?:s|ting)?\s+off|truncated|truncates)\b[^.;!?\n]{0,80}?\bso\s+(?:i|we)\s+" + _CANT
      + r"\s+(?:\w+\s+)?"
-     + _JUDGE + r"\b",
+     + _JUDGE + r"\b"
+     # batch 109: "The upload is cropped at the hilum, so I can only see part of the left lung."
+     r"|\b(?:cropped|cut\s+off|truncated)\b[^.;!?\n]{0,80}?\bso\s+(?:i|we)\s+can\s+only\s+see\s+(?:a\s+)?(?:part|half|"
+     r"portion|fraction|corner|strip|sliver)\s+of\b",
      "The image is cropped at the edges, so I cannot count the teeth."),
     # batch 15: German "Leider kann ich das Bild nicht sehen" (I cannot see the image)
     ("cannot-de",

@@ -604,6 +604,24 @@ def names_another_place(text: str, question: str) -> bool:
     return any(p.group(0).casefold() not in q for p in _PLACES.finditer(text))
 
 
+# a findings field that opens its line ("- **Left side:** ..."), not an answer's own heading
+_FIELD_LINE = re.compile(r"[ \t]*(?:[-*\u2022][ \t]*)?[*_]*(?!(?:final[ \t]+)?(?:answer|verdict|impression|conclusion|"
+                         r"diagnosis|result|summary|response|reply)\b)[A-Za-z][\w \-/]{0,30}[*_]*:", re.IGNORECASE)
+
+
+def answer_clauses(text: str) -> list[str]:
+    """The reply's sentences and clauses (each with its closing mark) where an answer may be stated on its own, not a
+    later clause of a findings field (batch 106: "**Yes — there is a pleural effusion**, on the right.\n- **Left
+    side:** Left costophrenic angle sharp; no effusion.": its "no effusion" is said of the left side)."""
+    out = []
+    for m in re.finditer(r"[^.!?;\n]*[.!?;\n]?", text):
+        line = text.rfind("\n", 0, m.start()) + 1
+        if m.group(0) and not (m.start() > line and text[m.start() - 1] == ";" and len(m.group(0).split()) > 1
+                               and _FIELD_LINE.match(text, line)):
+            out.append(m.group(0))
+    return out
+
+
 def stated_answers(text: str, item: Item) -> set[str]:
     """Yes/no items: the answers the reply states clause by clause, without counting what its clauses only
     mention: a yes/no word that opens its clause as the answer ("Yes, there is an effusion.", "No.", "No -"), and a
@@ -618,7 +636,7 @@ def stated_answers(text: str, item: Item) -> set[str]:
     terms: tuple[str, ...] | None = None
     q = item.question.casefold()
     out: set[str] = set()
-    for x in re.split(r"(?<=[.!?;\n])", text[:2000]):
+    for x in answer_clauses(text[:2000]):
         if x.rstrip().endswith("?"):
             continue  # asked, not answered
         t = x.lstrip(" \t\n-*>\"'`_")
