@@ -11674,6 +11674,32 @@ def test_batches_106_109_field_clauses_openers_and_crops(reply: str, question: s
     assert (answer.choice, answer.sure, answer.refusal) == (choice, sure, refusal), answer
 
 
+@pytest.mark.parametrize("reply, kind, labels, question, choice, sure, refusal", [
+    # held-out batch 108 (read adult, sure, at 86019eb): Portuguese "criança" (a child), beside "not seen in an adult"
+    ("É a radiografia de uma criança. As placas de crescimento do rádio e da ulna distais ainda estão abertas e vários "
+     "ossos do carpo ainda não se ossificaram por completo, o que não se vê num adulto.", "label", ("child", "adult"),
+     "Is this radiograph of a child or an adult?", None, False, False),
+    ("Criança.", "label", ("child", "adult"), "Is this radiograph of a child or an adult?", "child", True, False),
+    # batch 108: reluctance said as what one should not do, or would hesitate to do
+    ("I don't think I should give you a yes or no on this one. A brain CT is usually done because something urgent is "
+     "suspected.", "yesno", ("yes", "no"), "Does this CT show any abnormality?", None, False, True),
+    ("**Limitation first:** The image has heavy JPEG compression artefact and is cropped tightly, and I'd normally "
+     "hesitate to comment on the imaging plane from this.\n\n**Answer:** No, this is a coronal image.", "yesno",
+     ("yes", "no"), "Is this a sagittal image?", "no", False, True),
+    # batch 108: the reply's own answer taken back under "Reassessment:", no decline
+    ("Answer: No.\n\nReassessment: the lucency is transverse, which would favour a fracture, while its sclerotic "
+     "margins would favour an apophysis. I cannot confidently distinguish between a fracture and a normal variant, "
+     "and I am unable to give a definitive yes or no.", "yesno", ("yes", "no"), "Is there a fracture?", None, False,
+     False),
+    ("Answer: No.\n\nReassessment: the image is too blurry to tell; I can't give a yes or no.", "yesno", ("yes", "no"),
+     "Is there a fracture?", "no", False, True),  # (the image blamed: a decline that keeps its answer, never sure)
+])
+def test_batch_108_words_and_declines(reply: str, kind: str, labels: tuple[str, ...], question: str,
+                                      choice: str | None, sure: bool, refusal: bool) -> None:
+    answer = extract(reply, kind, labels, (), question=question)
+    assert (answer.choice, answer.sure, answer.refusal) == (choice, sure, refusal), answer
+
+
 def test_an_answer_left_to_another_test_is_a_doubt_in_words() -> None:
     """The review queue says why such a reading is unsure, in plain words."""
     reply = ("Both femoral heads show some patchy sclerosis; whether either has the subchondral lucency of avascular "

@@ -974,6 +974,8 @@ WORDS: dict[str, tuple[str, ...]] = {
     # batch 64: Arabic "ولد" (a boy, a child: "ولد، صفائح النمو لسا مفتوحة.", the growth plates still open)
     "child": ("menyuam yaus", "menyuam", "bata", "puer", "बालस्य", "zanfan", "кунгакан", "pikin", "लरिका", "eyen",
               "omõla", "ولد",
+              # batch 108: Portuguese "É a radiografia de uma criança." (a radiograph of a child)
+              "criança", "crianca",
               # batch 65: Ngaanyatjarra "tjitji, uwa" (child, yes); batch 66: Nanai "Пиктэ." (a child)
               "tjitji", "пиктэ",
               # batch 68: Unserdeutsch (and German) "Das is ein Kind, ..." (a child; "Kind" alone is the English

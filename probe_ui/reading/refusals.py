@@ -1169,6 +1169,11 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
      r"|\bi\s+(?:normally\s+|usually\s+|generally\s+)?avoid\s+(?:inferring|guessing|judging|assigning|estimating|"
      r"stating|calling)\b[^.!?\n]{0,80}?\bbut\s+(?:since|as)\s+you\s+(?:ask|asked)\b"
      r"|\b(?:judge?ment|call|decision)\s+(?:that\s+)?i\s+(?:shouldn't|should\s+not|won't|will\s+not)\s+make\b"
+     # batch 108: "I don't think I should give you a yes or no on this one.", "... and I'd normally hesitate to comment
+     # on the imaging plane from this."
+     r"|\bi\s+(?:don't|do\s+not)\s+think\s+i\s+should\s+(?:give|offer|provide|answer|say|make|call)\b"
+     r"|\b(?:i'd|i\s+would)\s+(?:normally\s+|usually\s+|generally\s+)?hesitate\s+to\s+(?:comment|say|answer|judge|"
+     r"call|commit)\b"
      r"|\b(?:system|tool|service|assistant|model)\s+(?:is\s+not|isn't)\s+intended\s+to\s+(?:provide|give|make|offer)\s+"
      r"(?:\w+\s+)?diagnos\w*"
      r"|\b(?:system|tool|service|assistant)\s+(?:does\s+not|doesn't)\s+(?:provide|give|make|offer)\s+(?:\w+\s+)?"
@@ -1368,9 +1373,12 @@ _ANSWER_WITHDRAWN = re.compile(r"(?is)\A\W*(?:final\s+)?answer\s*:\s*\S.*\b(?:ca
 # batch 98: an answer given under a heading of its own, then a heading that looks again and leaves it between two
 # ("**Initial answer:** Yes — ...\n\n**Reconsideration:** ... it is not possible to determine whether the signal
 # reflects enhancement or intrinsic T1 shortening."): a withdrawal, not a decline
-_WITHDRAWN_ON_REVIEW = re.compile(r"(?is)\b(?:initial|first|original|preliminary)\s+answer\s*:[^\n]*\S[^\n]*\n"
-                                  r"(?:[^\n]*\n)*?[\s*_#]*(?:re-?consideration|re-?assessment|revision|addendum|"
-                                  r"second\s+look)\s*[*_]*\s*:[^\n]*\bwhether\b[^.!?\n]{1,120}?\bor\b")
+# (batch 108: the reply's own opening "Answer: No.", then "Reassessment: ... I cannot confidently distinguish between a
+# fracture and a normal variant, and I am unable to give a definitive yes or no.")
+_WITHDRAWN_ON_REVIEW = re.compile(r"(?is)(?:\A[\W_]*|\b(?:initial|first|original|preliminary)\s+)answer\s*:[^\n]*\S"
+                                  r"[^\n]*\n(?:[^\n]*\n)*?[\s*_#]*(?:re-?consideration|re-?assessment|revision|"
+                                  r"addendum|second\s+look)\s*[*_]*\s*:[^\n]*(?:\bwhether\b[^.!?\n]{1,120}?\bor\b|"
+                                  r"\bdistinguish\s+between\b[^.!?\n]{1,80}?\band\b|\byes\s+or\s+no\b)")
 
 
 # the reply takes back an answer of its own: a withdrawal, not a decline
