@@ -11371,15 +11371,77 @@ _NEAR_MISSES_C3B4252_9E8E215 = [
      'On which side is the pleural effusion?', 'A'),
 ]
 
+_NEAR_MISSES_FD68BDC = [
+    # hostile review of 27f3713, 86019eb and fd68bdc: a doubt weighed ('whether X or Y ... would need'); a findings
+    # field that contradicts the answer; Arabic words for a woman denied or compared with
+    ("Yes. Whether that's a visceral pleural line or a skin fold would need a lateral decubitus film to tell.",
+     'yesno', ('yes', 'no'),
+     (),
+     'Is there a pneumothorax in this chest x-ray? (please answer yes/no)', None),
+    ('Hemangioma, B. Whether the lesion is a hemangioma or FNH would need an MRI to settle.',
+     'choice', ('A', 'B', 'C', 'D', 'E'),
+     ('Simple cyst', 'Hemangioma', 'Hepatocellular carcinoma', 'Focal nodular hyperplasia', 'Abscess'),
+     'What is the hepatic lesion?', None),
+    ("Yes. Whether it's real or an artefact would need a repeat film to tell.",
+     'yesno', ('yes', 'no'),
+     (),
+     'Is there a pneumothorax in this chest x-ray? (please answer yes/no)', None),
+    ("- **Finding:** A thin pleural line at the apex; no, on review that's a skin fold.\n**Answer:** Yes.",
+     'yesno', ('yes', 'no'),
+     (),
+     'Is there a pneumothorax in this chest x-ray? (please answer yes/no)', None),
+    ('Yes.\n- **Cortex:** Intact; no fracture line anywhere.',
+     'yesno', ('yes', 'no'),
+     (),
+     'Is there a fracture in this radiograph? (please answer yes/no)', None),
+    ('No.\n- **Apex:** Lung markings reach the chest wall; yes, a thin pleural line at the very apex though.',
+     'yesno', ('yes', 'no'),
+     (),
+     'Is there a pneumothorax in this chest x-ray? (please answer yes/no)', None),
+    ('No fracture.\n- **Distal radius:** Cortex intact; yes - subtle buckle on the dorsal side.',
+     'yesno', ('yes', 'no'),
+     (),
+     'Is there a fracture in this radiograph? (please answer yes/no)', None),
+    ('Yes, there is an effusion.\n- **Both bases:** Sharp angles; no effusion.',
+     'yesno', ('yes', 'no'),
+     (),
+     'Is there a pleural effusion? (please answer yes/no)', None),
+    ('No.\n- **Lungs:** Clear; yes, there is a large left effusion with meniscus.',
+     'yesno', ('yes', 'no'),
+     (),
+     'Is there a pleural effusion? (please answer yes/no)', None),
+    ('Yes. - **Right hemithorax:** Lung markings reach the chest wall; no pneumothorax seen. - '
+     '**Left hemithorax:** Markings to the periphery; no pneumothorax.',
+     'yesno', ('yes', 'no'),
+     (),
+     'Is there a pneumothorax in this chest x-ray? (please answer yes/no)', None),
+    ('الحوض ضيق ولا يشبه حوض امرأة؛ ذكر.',
+     'label', ('male', 'female'),
+     (),
+     'Is this patient male or female? (Answer with male or female)', 'male'),
+    ('ذكر. الحوض لا يشبه حوض امرأة.',
+     'label', ('male', 'female'),
+     (),
+     'Is this patient male or female? (Answer with male or female)', 'male'),
+    ('رجل، وليست امرأة: الحوض ضيق.',
+     'label', ('male', 'female'),
+     (),
+     'Is this patient male or female? (Answer with male or female)', 'male'),
+    ('الصورة لرجل؛ لو كانت امرأة لظهر ظل الثديين.',
+     'label', ('male', 'female'),
+     (),
+     'Is this patient male or female? (Answer with male or female)', 'male'),
+]
+
 @pytest.mark.parametrize("reply, kind, labels, options, question, meant",
                          [*_REVIEW_91, *_REVIEW_93, *_REVIEW_98, *_NEAR_MISSES_98_99, *_NEAR_MISSES_3AA43EA,
-                          *_NEAR_MISSES_7D438EA_DD14B8B, *_NEAR_MISSES_C3B4252_9E8E215])
+                          *_NEAR_MISSES_7D438EA_DD14B8B, *_NEAR_MISSES_C3B4252_9E8E215, *_NEAR_MISSES_FD68BDC])
 def test_near_misses_of_the_hostile_reviews_are_never_sure_and_wrong(reply: str, kind: str, labels: tuple[str, ...],
                                                                      options: tuple[str, ...], question: str,
                                                                      meant: str | None) -> None:
-    """The hostile reviews' near misses (reviews of batches 91, 93 and 98's rules, of 3aa43ea, 7d438ea, dd14b8b, c3b4252
-    and 9e8e215):
-    a reading of any of them may be unsure or missing, never sure and other than what a clinician records."""
+    """The hostile reviews' near misses (reviews of batches 91, 93 and 98's rules, of 3aa43ea, 7d438ea, dd14b8b,
+    c3b4252, 9e8e215 and fd68bdc): a reading of any of them may be unsure or missing, never sure and other than what a
+    clinician records."""
     answer = extract(reply, kind, labels, options, question=question)
     assert not (answer.sure and answer.choice != meant), answer
 
@@ -11448,6 +11510,83 @@ def test_near_misses_of_the_hostile_reviews_are_never_sure_and_wrong(reply: str,
 def test_refusal_flags_of_the_review_of_c3b4252_and_9e8e215(reply: str, kind: str, labels: tuple[str, ...],
                                                              options: tuple[str, ...], question: str,
                                                              refusal: bool) -> None:
+    assert extract(reply, kind, labels, options, question=question).refusal is refusal
+
+
+@pytest.mark.parametrize("reply, kind, labels, options, question, refusal", [
+    # hostile review of 27f3713, 86019eb and fd68bdc: emphasis, not reluctance; a fault of the finding, not of the
+    # image; what cannot be assessed named; a file that is not the image but renders; a fragment cut off
+    ("I'd hesitate to call this anything other than a fracture - yes, a transverse fracture of the radial shaft.",
+     'yesno', ('yes', 'no'),
+     (),
+     'Is there a fracture in this radiograph? (please answer yes/no)', False),
+    ("I don't think I should call this normal: there is a clear visceral pleural line at the left apex. Yes.",
+     'yesno', ('yes', 'no'),
+     (),
+     'Is there a pneumothorax in this chest x-ray? (please answer yes/no)', False),
+    ('I would hesitate to say no: the step in the cortex is real. Yes.',
+     'yesno', ('yes', 'no'),
+     (),
+     'Is there a fracture in this radiograph? (please answer yes/no)', False),
+    ("Male. I'd hesitate to call it female - no breast shadows.",
+     'label', ('male', 'female'),
+     (),
+     'Is this patient male or female? (Answer with male or female)', False),
+    ("I don't think I should make you wait: yes, the fracture is clear.",
+     'yesno', ('yes', 'no'),
+     (),
+     'Is there a fracture in this radiograph? (please answer yes/no)', False),
+    ("The CT shows a dark, water-density lesion with an imperceptible wall. I can't see the "
+     'enhancement pattern properly without a delayed phase, but this is a simple cyst.',
+     'choice', ('A', 'B', 'C', 'D', 'E'),
+     ('Simple cyst', 'Hemangioma', 'Hepatocellular carcinoma', 'Focal nodular hyperplasia', 'Abscess'),
+     'What is the hepatic lesion?', False),
+    ('No assessment possible of interval change (no prior). Impression: right apical pneumothorax - yes.',
+     'yesno', ('yes', 'no'),
+     (),
+     'Is there a pneumothorax in this chest x-ray? (please answer yes/no)', False),
+    ('Comparison: none. No assessment possible for interval change. Impression: Yes - small left '
+     'pleural effusion.',
+     'yesno', ('yes', 'no'),
+     (),
+     'Is there a pleural effusion? (please answer yes/no)', False),
+    ('The upload is a PDF, not a PNG image, but it rendered fine. Yes, there is a left apical pneumothorax.',
+     'yesno', ('yes', 'no'),
+     (),
+     'Is there a pneumothorax in this chest x-ray? (please answer yes/no)', False),
+    ('No - the image is a scanned request form, not an X-ray image.',
+     'yesno', ('yes', 'no'),
+     (),
+     'Is this image an X-ray? (please answer yes/no)', False),
+    ('The image is a screening report form, not a radiographic study. No.',
+     'yesno', ('yes', 'no'),
+     (),
+     'Is this image an X-ray? (please answer yes/no)', False),
+    ('The distal fragment is cut off from the shaft and rotated, so I can only see part of its '
+     'articular surface on this view - yes, displaced.',
+     'yesno', ('yes', 'no'),
+     (),
+     'Is the fracture displaced? (please answer yes/no)', False),
+    ('On the axial image the lesion is dark on T1 and bright on T2; both hemangioma and FNH are '
+     "equally plausible and I can't say which.",
+     'choice', ('A', 'B', 'C', 'D', 'E'),
+     ('Simple cyst', 'Hemangioma', 'Hepatocellular carcinoma', 'Focal nodular hyperplasia', 'Abscess'),
+     'What is the hepatic lesion?', False),
+    ('I cannot determine this without seeing it. Vasogenic edema is possible, cytotoxic is possible as well.',
+     'choice', ('A', 'B'),
+     ('Vasogenic edema', 'Cytotoxic edema'),
+     'Does this image show vasogenic or cytotoxic edema?', True),
+    ('I avoid inferring sex from images; since you ask, female - breast shadows are visible.',
+     'label', ('male', 'female'),
+     (),
+     'Is this patient male or female? (Answer with male or female)', True),
+    ("I generally avoid judging sex from a single film, but as you've asked: male.",
+     'label', ('male', 'female'),
+     (),
+     'Is this patient male or female? (Answer with male or female)', True),
+])
+def test_refusal_flags_of_the_review_of_fd68bdc(reply: str, kind: str, labels: tuple[str, ...],
+                                                 options: tuple[str, ...], question: str, refusal: bool) -> None:
     assert extract(reply, kind, labels, options, question=question).refusal is refusal
 
 
@@ -11623,7 +11762,8 @@ def test_batches_106_107_sure_errors(reply: str, kind: str, options: tuple[str, 
     # batch 107: a report sent for the image declines, and its "No assessment possible." is no answer
     ("The uploaded file is a radiology report, not an image. No assessment possible.", "yesno", (),
      "Is there ascites in this CT scan?", None, True),
-    ("No ascites. No assessment possible of the pelvis.", "yesno", (), "Is there ascites in this CT scan?", "no", True),
+    ("No ascites. No assessment possible of interval change.", "yesno", (), "Is there ascites in this CT scan?", "no",
+     False),  # (what cannot be assessed is named: no decline, hostile review of fd68bdc)
     # batch 106: parts of the image said not seen properly, after the image is blamed, decline and keep the answer
     ("The image I have is cropped quite tightly, so I'm working with less than I'd like. I can't see the fingertips, "
      "the phalanges, or the carpal bones properly.\n\nFrom what is visible, though: yes, this is a hand radiograph.",
@@ -11639,8 +11779,9 @@ def test_batches_106_107_sure_errors(reply: str, kind: str, options: tuple[str, 
      "possible too. I can't tell you confidently which one it is.", "choice",
      ("Adult", "Pediatric", "Elderly", "Neonate"), "Which age group does this radiograph most likely belong to?", None,
      False),
-    # batch 107: Arabic female, its semicolon a mark
-    ("أنثى؛ يظهر ظل الثديين في الصورة.", "label", (), "Is this patient male or female?", "female", False),
+    # batch 107: Arabic female, left unread (the male words are also "mentioned" and "leg", and the female ones are
+    # denied or compared with as often: hostile review of fd68bdc)
+    ("أنثى؛ يظهر ظل الثديين في الصورة.", "label", (), "Is this patient male or female?", None, False),
     # batch 106: a further acquisition named by what it is, recommended, is not the answer
     ("**Phase assessment:** Not arterial.\n\n**Comment:** If a hypervascular lesion is being sought, a dedicated late "
      "arterial phase would be required.", "choice", ("Arterial phase", "Portal venous phase"),
@@ -11654,10 +11795,12 @@ def test_batches_106_107_declines_words_and_advice(reply: str, kind: str, option
 
 
 @pytest.mark.parametrize("reply, question, choice, sure, refusal", [
-    # batch 106: a findings field's later clause ("- **Left side:** ... sharp; no effusion.") is said of that side, not
-    # a second answer; a bare "no" there still is one
+    # batch 106: a findings field's later clause ("- **Left side:** ... sharp; no effusion.") states an answer as any
+    # clause does: a yes placed on the right beside it is left unread (the hostile review of fd68bdc showed that fields
+    # which cover every side, "Yes.\n- **Cortex:** Intact; no fracture line anywhere.", contradict the answer)
     ("**Yes — there is a pleural effusion**, on the right.\n\n- **Left side:** Left costophrenic angle sharp; no "
-     "effusion.", "Is pleural effusion present?", "yes", True, False),
+     "effusion.", "Is pleural effusion present?", None, False, False),
+    ("Yes.\n- **Cortex:** Intact; no fracture line anywhere.", "Is there a fracture?", None, False, False),
     ("Yes.\nFindings: angle sharp; no.", "Is pleural effusion present?", None, False, False),
     ("Yes. No pneumothorax; no effusion.", "Is pleural effusion present?", None, False, False),
     # batch 109: "That it does" opens a clause as "That it is" does

@@ -317,6 +317,7 @@ from probe_ui.reading.weighing import (
     cut_after_modifier,
     denied_lists,
     dismissed_entries,
+    disowned_descriptions,
     entertained_labels,
     features_of_both,
     hypothetical_cases,
@@ -1678,7 +1679,8 @@ def _read_choice(clean: str, item: Item, decl: Found, out_of_range: bool, refusa
     judged = mask_spans(masked, [*(m.span() for m in JUDGEMENT.finditer(masked)), *spared,
                                  *unexcluded_spans(masked), *textbook_remarks(masked, item),
                                  *hypothetical_cases(masked, item), *dismissed_entries(masked, item),
-                                 *recommended_tests(masked), *denied_lists(masked)])
+                                 *recommended_tests(masked), *denied_lists(masked),
+                                 *disowned_descriptions(masked)])
     citem = canonical_item(item.kind, item.labels, item.options, item.question)
     canon = synonyms.canonical(judged, citem.narrow)
     how = "synonym" if canon != judged or citem.option_map != item.option_map else ""

@@ -933,9 +933,6 @@ WORDS: dict[str, tuple[str, ...]] = {
                "mosali", "dunna",
                # batch 40: Mizo ("Hmeichhia a ni.", she is a woman)
                "hmeichhia",
-               # batch 107: Arabic ("أنثى؛ يظهر ظل الثديين في الصورة.", female: the breast shadows show; not the
-               # male "ذكر", which is also "mentioned", nor "رجل", also "leg")
-               "أنثى", "انثى", "امرأة",
                # batch 43: Neapolitan ("È 'na femmena: ...", a woman)
                "femmena",
                # batches 59-60: Kikongo ("Nkento.", woman), Inuinnaqtun ("Arnaq.", a woman)

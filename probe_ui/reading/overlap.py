@@ -154,7 +154,8 @@ REJECTED_AFTER = re.compile(
     # batch 106 (glossed from Ruhr German "Links is alles in Ordnung."): "Left is all in order." (not "a left chest
     # drain is in order", called for; nor "all in order apart from ...", German "bis auf ...": hostile review of
     # 9e8e215)
-    r"|all[ \t]+in[ \t]+(?:good[ \t]+)?order\b(?![ \t]*,?[ \t]*(?:apart|except|but|bar|save|other|to|bis)\b))"
+    r"|(?:all[ \t]+in[ \t]+(?:good[ \t]+)?|in[ \t]+good[ \t]+)order\b(?![ \t]*,?[ \t]*(?:apart|aside|except|but|bar|"
+    r"save|other|to|bis|at|until|till|unless|if)\b))"
     # the same review: "The left kidney is not dilated.": the mention as the subject of a denied finding, the clause
     # ending there (not "is not normal", which affirms it, nor "is not only dilated but ...")
     # (nor a double negative: "is not unreasonable", "is not excluded", "is not optional")

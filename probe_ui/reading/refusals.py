@@ -130,8 +130,11 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
      r"(?:well|clearly)\s+enough\b"
      # batch 106: "The image I have is cropped quite tightly ... I can't see the fingertips, the phalanges, or the
      # carpal bones properly" (the image blamed in the sentences before)
-     r"|\b" + _FRAME + r"\b[^.;!?\n]{0,40}?\b" + _FAULT + r"\b(?:(?!\n[ \t]*\n)[^?!]){0,300}?" + _CANT
-     + r"\s+(?:really\s+)?see\s+(?:the\s+)?[^.;!?\n]{1,80}?\s+properly\b",
+     # (the fault said of the image itself: not "The CT shows a dark, water-density lesion ... I can't see the
+     # enhancement pattern properly without a delayed phase", hostile review of fd68bdc)
+     r"|\b" + _FRAME + r"(?:\s+i\s+have)?\s+(?:is|was|looks|seems|appears|has\s+been)\s+(?:[\w\-]+\s+){0,2}?" + _FAULT
+     + r"\b(?:(?!\n[ \t]*\n)[^?!]){0,300}?" + _CANT + r"\s+(?:really\s+)?see\s+(?:the\s+)?[^.;!?\n]{1,80}?\s+"
+     r"properly\b",
      "I cannot see the bones well enough in this picture to answer."),
     # batch 11: "the image is completely white, i cannot see anything"
     # (batch 106: not "I can't see anything else on the film that would tip the balance", a finding weighed)
@@ -568,8 +571,9 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
      + r"\s+(?:\w+\s+)?"
      + _JUDGE + r"\b"
      # batch 109: "The upload is cropped at the hilum, so I can only see part of the left lung."
-     r"|\b(?:cropped|cut\s+off|truncated)\b[^.;!?\n]{0,80}?\bso\s+(?:i|we)\s+can\s+only\s+see\s+(?:a\s+)?(?:part|half|"
-     r"portion|fraction|corner|strip|sliver)\s+of\b",
+     # (said of the image: not a fragment "cut off from the shaft", hostile review of fd68bdc)
+     r"|\b(?:" + _FRAME + r"|upload)\s+(?:is|was|has\s+been)\s+(?:\w+\s+)?(?:cropped|cut\s+off|truncated)\b"
+     r"[^.;!?\n]{0,80}?\bso\s+(?:i|we)\s+can\s+only\s+see\s+(?:a\s+)?(?:part|half|portion|fraction|corner|strip|sliver)\s+of\b",
      "The image is cropped at the edges, so I cannot count the teeth."),
     # batch 15: German "Leider kann ich das Bild nicht sehen" (I cannot see the image)
     ("cannot-de",
@@ -761,7 +765,8 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
      # batch 59: the report's verbless sentence ("... no parenchymal detail is visible. Assessment not possible.")
      r"|(?:\A|(?<=[.;:!?\n]))[ \t*_]*(?:assessment|evaluation|interpretation)\s+not\s+possible\b"
      # batch 107: "The uploaded file is a radiology report, not an image. No assessment possible."
-     r"|(?:\A|(?<=[.;:!?\n]))[ \t*_]*no\s+(?:assessment|evaluation|interpretation)\s+(?:is\s+)?possible\b"
+     r"|(?:\A|(?<=[.;:!?\n]))[ \t*_]*no\s+(?:assessment|evaluation|interpretation)\s+(?:is\s+)?possible[ \t]*"
+     r"(?:[.!\n]|\Z)"
      # batch 26: "A determination cannot be made."
      r"|\b(?:determination|assessment|diagnosis|judge?ment|call)\s+(?:cannot|can't|can\s+not)\s+be\s+made\b",
      "Motion artefact degrades both femoral heads and a reliable assessment is not possible."),
@@ -1118,8 +1123,10 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
      r"|\b(?:" + _IMAGE + r"|upload)\b[^.!?\n]{0,40}?\bis\s+(?:a|an|the)\s+[^.!?\n]{1,60}?,\s*not\s+the\s+"
      r"(?:[\w\-]+\s+)?(?:" + _IMAGE + "|" + _STUDY + r")\b[^.!?\n]{0,40}?" + _CANT
      # batch 107: "The uploaded file is a radiology report, not an image."
-     + r"|\b(?:" + _IMAGE + r"|upload)\s+is\s+(?:a|an)\s+(?:[\w\-]+\s+){0,3}?(?:report|document|pdf|form|request|"
-     r"letter|text|spreadsheet),\s*not\s+an?\s+(?:[\w\-]+\s+)?(?:" + _IMAGE + "|" + _STUDY + r")\b",
+     # (the file sent, not "the image is a scanned request form, not an X-ray image" to "Is this an X-ray?", nor "The
+     # upload is a PDF, not a PNG image, but it rendered fine": hostile review of fd68bdc)
+     + r"|\b(?:file|upload|attachment)\s+is\s+(?:a|an)\s+(?:[\w\-]+\s+){0,3}?(?:report|document|form|request|letter|"
+     r"text|spreadsheet),\s*not\s+an?\s+(?:[\w\-]+\s+)?(?:" + _IMAGE + "|" + _STUDY + r")\b",
      "Unable to re-review: the attachment contains only the radiology request form, not the radiograph."),
     # batches 67-68: the image's fault stated, then the answer marked as an estimate or a guess after a colon ("Image
     # quality: severe glare from the light source obscures the upper half. Limited assessment.\nBest estimate: ...",
@@ -1167,13 +1174,15 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
      # batch 104: "I usually avoid inferring sex from images, but since you ask: yes — ..." (a habit said, then given up
      # because asked; not a working method: "I avoid guessing, so I measured ...", hostile review of 9e8e215)
      r"|\bi\s+(?:normally\s+|usually\s+|generally\s+)?avoid\s+(?:inferring|guessing|judging|assigning|estimating|"
-     r"stating|calling)\b[^.!?\n]{0,80}?\bbut\s+(?:since|as)\s+you\s+(?:ask|asked)\b"
+     r"stating|calling)\b[^.!?\n]{0,80}?(?:\bbut[ \t]+|[;,][ \t]*)(?:since|as)\s+you(?:'ve|\s+have)?\s+(?:ask|asked)\b"
      r"|\b(?:judge?ment|call|decision)\s+(?:that\s+)?i\s+(?:shouldn't|should\s+not|won't|will\s+not)\s+make\b"
      # batch 108: "I don't think I should give you a yes or no on this one.", "... and I'd normally hesitate to comment
      # on the imaging plane from this."
-     r"|\bi\s+(?:don't|do\s+not)\s+think\s+i\s+should\s+(?:give|offer|provide|answer|say|make|call)\b"
-     r"|\b(?:i'd|i\s+would)\s+(?:normally\s+|usually\s+|generally\s+)?hesitate\s+to\s+(?:comment|say|answer|judge|"
-     r"call|commit)\b"
+     # (not "I don't think I should call this normal", "I'd hesitate to call this anything other than a fracture":
+     # hostile review of fd68bdc)
+     r"|\bi\s+(?:don't|do\s+not)\s+think\s+i\s+should\s+(?:give|offer|provide)\s+(?:you\s+)?(?:a|an|any)\s+"
+     r"(?:yes\s+or\s+no|answer|read|reading|interpretation|opinion)\b"
+     r"|\b(?:i'd|i\s+would)\s+(?:normally\s+|usually\s+|generally\s+)?hesitate\s+to\s+comment\b"
      r"|\b(?:system|tool|service|assistant|model)\s+(?:is\s+not|isn't)\s+intended\s+to\s+(?:provide|give|make|offer)\s+"
      r"(?:\w+\s+)?diagnos\w*"
      r"|\b(?:system|tool|service|assistant)\s+(?:does\s+not|doesn't)\s+(?:provide|give|make|offer)\s+(?:\w+\s+)?"
@@ -1213,7 +1222,9 @@ _EQUIVOCAL = re.compile(r"(?i)\b(?:both|either)\s+(?:are\s+|is\s+|seem\s+|remain
                         r"(?:possible|plausible)\b|\beither\s+way\b|\bequally\s+(?:likely|possible|plausible)\b"
                         # batch 107: "The growth plates are open, which fits B, but the ossification centres are small
                         # enough that D is possible too. I can't tell you confidently which one it is."
-                        r"|\b(?:is|are)\s+(?:also\s+possible|possible\s+(?:too|as\s+well))\b"
+                        # (a lettered option: not "Vasogenic edema is possible, cytotoxic is possible as well." after
+                        # "I cannot determine this without seeing it", hostile review of fd68bdc)
+                        r"|\b(?-i:[A-E])\s+is\s+(?:also\s+possible|possible\s+(?:too|as\s+well))\b"
                         r"|\b(?:don't|do\s+not|doesn't|does\s+not)\s+clearly\s+favou?r\b"
                         # batch 12: "Yes, axial. Although ... the globes look elongated, which might make it a sagittal
                         # slice. I really can't say.": an alternative weighed against the answer
@@ -1273,7 +1284,8 @@ _IMAGE_NAMED = re.compile(r"(?i)\b(?:" + _IMAGE + "|" + _STUDY + r"|resolution|q
 # the reply weighs, not what it blames
 # ... where no fault is said of any image (hostile review of 9e8e215: "The lesion is barely visible on the axial image,
 # so I can't tell ...", "Only the axial image came through and it is very grainy.")
-_BLAMED = re.compile(r"(?i)\b(?:" + _FAULT + r"|barely\s+(?:visible|seen)|came\s+through|degraded|artefacts?|"
+_BLAMED = re.compile(r"(?i)\b(?:blurr(?:y|ed)|grainy|noisy|pixelated|low[\s\-]res\w*|compressed|cropped|"
+                     r"out\s+of\s+focus|barely\s+(?:visible|seen)|came\s+through|degraded|artefacts?|"
                      r"artifacts?|(?:didn't|did\s+not|failed\s+to)\s+(?:attach|load|upload))\b")
 _IMAGE_AS_SHOWN = re.compile(r"(?i)\b(?:coronal|axial|sagittal|transverse|oblique|[\w]+[\s\-]weighted|"
                              r"proton[\s\-]density|prior|previous|earlier|comparison)\s+(?:" + _IMAGE + "|" + _STUDY

@@ -164,10 +164,11 @@ _LEFT_TO_A_TEST = re.compile(r"(?i)\bwhether\b[^.;!?\n]{0,120}?\b(?:would|will|c
 
 def _left_to_a_test(text: str, item: Item) -> bool:
     """Whether the reply leaves what is asked to another test (:data:`_LEFT_TO_A_TEST`): the "whether" clause names
-    the asked finding, or weighs the answers ("either", "which"); not a side matter the answer does not rest on ("Yes -
-    a transverse fracture. Whether it extends into the joint would need a CT to say.": hostile review of 9e8e215)."""
+    the asked finding, or weighs the answers ("either", "which", "X or Y"); not a side matter the answer does not rest
+    on ("Yes - a transverse fracture. Whether it extends into the joint would need a CT to say.": hostile review of
+    9e8e215)."""
     asked = finding_stems(item.question) if item.question else set()
-    return any(asked & finding_stems(m.group(0)) or re.search(r"(?i)\b(?:either|which|any)\b", m.group(0))
+    return any(asked & finding_stems(m.group(0)) or re.search(r"(?i)\b(?:either|which|any|or)\b", m.group(0))
                for m in _LEFT_TO_A_TEST.finditer(text))
 
 

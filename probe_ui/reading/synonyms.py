@@ -144,7 +144,11 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
                         # alveoli named as where the fluid is: no effusion)
                         "heart failure filling the alveoli", "fluid overload filling the alveoli",
                         "fluid filling the alveoli from heart failure", "fluid filling the alveoli from left heart "
-                        "failure"),
+                        "failure",
+                        # batch 108: "... best explained by non-cardiogenic fluid in the alveoli — ARDS." (the
+                        # non-cardiogenic edema of acute respiratory distress syndrome)
+                        "non-cardiogenic fluid in the alveoli", "noncardiogenic fluid in the alveoli", "ards",
+                        "acute respiratory distress syndrome"),
     # batch 17: "A gravid uterus compressing the right ureter ..."
     "pregnancy": ("gravid uterus", "pregnant uterus", "gravid", "pregnant"),
     "appendicitis": ("inflamed appendix",),

@@ -536,6 +536,23 @@ _TEST_OF = re.compile(r"(?i)(?:\b(?:MRI|MR|CT|ultrasound|radiographs?|x-?rays?|v
                       r"\bdedicated\s+)((?:the\s+)?(?:[\w\-]+\s+){0,2}[\w\-]+)")
 
 
+# batch 106: what an option would show, then said absent ("In the arterial phase ..., the aorta and its branches are
+# the brightest structures, ... Each of these features is absent here."): the option described is not the answer
+_FEATURES_ABSENT = re.compile(r"(?i)\b(?:each|all|none|any)\s+of\s+(?:these|those|the\s+above|them)\s+(?:[\w\-]+\s+)?"
+                              r"(?:(?:is|are)\s+(?:absent|missing|lacking|not\s+(?:seen|present|met)))\b")
+
+
+def disowned_descriptions(text: str) -> list[tuple[int, int]]:
+    """The sentence before "Each of these features is absent here" (:data:`_FEATURES_ABSENT`): a description of what
+    one answer would show, which the reply then says this image does not."""
+    spans = []
+    for m in _FEATURES_ABSENT.finditer(text):
+        before = text[:m.start()].rstrip()
+        start = max((i for i, c in enumerate(before[:-1]) if c in ".!?\n"), default=-1) + 1
+        spans.append((start, m.start()))
+    return spans
+
+
 def recommended_tests(text: str) -> list[tuple[int, int]]:
     """The object of a test recommended in its sentence ("MRI of [both hips] is recommended")."""
     spans = []

@@ -604,22 +604,11 @@ def names_another_place(text: str, question: str) -> bool:
     return any(p.group(0).casefold() not in q for p in _PLACES.finditer(text))
 
 
-# a findings field that opens its line ("- **Left side:** ..."), not an answer's own heading
-_FIELD_LINE = re.compile(r"[ \t]*(?:[-*\u2022][ \t]*)?[*_]*(?!(?:final[ \t]+)?(?:answer|verdict|impression|conclusion|"
-                         r"diagnosis|result|summary|response|reply)\b)[A-Za-z][\w \-/]{0,30}[*_]*:", re.IGNORECASE)
-
-
 def answer_clauses(text: str) -> list[str]:
-    """The reply's sentences and clauses (each with its closing mark) where an answer may be stated on its own, not a
-    later clause of a findings field (batch 106: "**Yes — there is a pleural effusion**, on the right.\n- **Left
-    side:** Left costophrenic angle sharp; no effusion.": its "no effusion" is said of the left side)."""
-    out = []
-    for m in re.finditer(r"[^.!?;\n]*[.!?;\n]?", text):
-        line = text.rfind("\n", 0, m.start()) + 1
-        if m.group(0) and not (m.start() > line and text[m.start() - 1] == ";" and len(m.group(0).split()) > 1
-                               and _FIELD_LINE.match(text, line)):
-            out.append(m.group(0))
-    return out
+    """The reply's sentences and clauses, each with its closing mark, where an answer may be stated on its own: a
+    reply that states two answers in them contradicts itself (a clause of a findings field is one too: "Yes.\n-
+    **Cortex:** Intact; no fracture line anywhere." is both, hostile review of fd68bdc)."""
+    return [x for x in re.split(r"(?<=[.!?;\n])", text) if x]
 
 
 def stated_answers(text: str, item: Item) -> set[str]:
