@@ -11843,6 +11843,24 @@ def test_batch_108_words_and_declines(reply: str, kind: str, labels: tuple[str, 
     assert (answer.choice, answer.sure, answer.refusal) == (choice, sure, refusal), answer
 
 
+_SPONDYLO = ("Grade I", "Grade II", "Not a suitable question for the image", "Grade III")
+
+
+@pytest.mark.parametrize("reply, choice, sure", [
+    # held-out batch 111 (read B, sure, at a4a1f4b): two grades offered are no answer, whichever numeral comes first
+    ("Grade I or II — the slip is right around 25%, so it sits on the boundary between the two.", None, False),
+    ("Grade II or III.", None, False),
+    ("Grade I/II.", None, False),
+    # a grade asked back, then settled; one grade alone
+    ("Grade I or II? The slip is 30%, so grade II.", "B", True),
+    ("Grade I.", "A", True),
+])
+def test_two_grades_offered_are_no_answer(reply: str, choice: str | None, sure: bool) -> None:
+    answer = extract(reply, "choice", tuple("ABCD"), _SPONDYLO,
+                     question="What grade is the L5-S1 spondylolisthesis in this lumbar spine radiograph?")
+    assert (answer.choice, answer.sure) == (choice, sure), answer
+
+
 def test_an_answer_left_to_another_test_is_a_doubt_in_words() -> None:
     """The review queue says why such a reading is unsure, in plain words."""
     reply = ("Both femoral heads show some patchy sclerosis; whether either has the subchondral lucency of avascular "

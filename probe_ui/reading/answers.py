@@ -1292,6 +1292,25 @@ _UNDECIDED_CLOSE = re.compile(r"(?i)\A\W*(?:unable\s+to\s+decide|(?:i\s+)?(?:can
 _ONE_TAKEN = re.compile(r"\((?-i:[A-H])\)|(?i:\b(?:predominantly|mainly|mostly|chiefly|largely|favou?r(?:s|ing)?)\b)")
 
 
+# batch 111: two grades offered ("Grade I or II — the slip is right around 25%, so it sits on the boundary"): the "I"
+# of the first is no word the option matching counts, so the second alone was read
+_GRADE_RANGE = re.compile(r"(?i)\b(grade|type|stage|class|category|level)\s+([IVX]{1,4}|\d{1,2}|[A-E])\s*"
+                          r"(?:or|/|to|\u2013|-)\s*(?:\1\s+)?([IVX]{1,4}|\d{1,2}|[A-E])\b(?!\s*\?)")
+
+
+def _two_grades(clean: str, item: Item) -> bool:
+    """Whether the reply offers two of the options' grades (types, stages) as one answer (:data:`_GRADE_RANGE`), in
+    its first or last sentence, where an answer is given (not a review's "**Grade I / II / III (A, B, D):** Meyerding
+    grading requires a lateral view" after "**Answer: C. ...**")."""
+    texts = {o.casefold(): lb for o, lb in item.option_map}
+    sentences = re.split(r"(?<=[.!?\n])\s+", clean.strip())
+    for m in (m for x in {sentences[0], sentences[-1]} for m in _GRADE_RANGE.finditer(x)):
+        first, second = (texts.get(f"{m.group(1)} {x}".casefold()) for x in (m.group(2), m.group(3)))
+        if first is not None and second is not None and first != second:
+            return True
+    return False
+
+
 def _alone_labels(text: str, item: Item) -> set[str]:
     """The labels each said as a sentence of its own ("Yes. No. I cannot decide.")."""
     return {lb for x in answer_clauses(text) if not x.rstrip().endswith("?") and (lb := item.exact(x)) is not None}
@@ -1310,6 +1329,8 @@ def _read(clean: str, item: Item, refusal: bool, suggested: str | None, correcti
         return lab, "escape_option"  # batch 81: "Normal left lung." to "What abnormality is seen in the left lung?"
     # batch 34: the reply's last sentence leaves two of the answers open ("IMPRESSION: A. Left hip avascular
     # necrosis.\nADDENDUM: ...; it is unclear whether this is the left hip alone or both hips."): no answer stands
+    if kind == "choice" and _two_grades(clean, item):
+        return None, "ambiguous"
     if corrections and kind != "yesno":
         sentences = re.split(r"(?<=[.!?;\n])\s*(?=\S)", clean.strip())
         last = sentences[-1]
