@@ -11735,13 +11735,13 @@ _HIPS = ("Left hip", "Right hip", "Both hips", "Neither hip")
     ("Negative for pneumothorax.", "yesno", (), "Is there a pneumothorax?", "no", True),
     ("Negative chest radiograph.", "yesno", (), "Is there a pneumothorax?", "no", True),
     # held-out batch 107 (read A, sure): the answer weighed against the other and left ("can't choose between them
-    # now"), not declined
+    # now"): taken back, not declined
     ("Vasogenic, I'd say — A. Although the swelling also involves the cortex, and that could just as well be "
      "cytotoxic edema; without a diffusion map I honestly can't choose between them now.", "choice", _EDEMA,
-     "Does this image show vasogenic or cytotoxic edema?", "A", False),
-    # held-out batch 107 (read C, sure): what is asked left to another test
+     "Does this image show vasogenic or cytotoxic edema?", None, False),
+    # held-out batch 107 (read C, sure): what is asked left to another test, and said nowhere else
     ("Both femoral heads show some patchy sclerosis; whether either has the subchondral lucency of avascular necrosis "
-     "would need an MRI to say.", "choice", _HIPS, "Which hip shows avascular necrosis?", "C", False),
+     "would need an MRI to say.", "choice", _HIPS, "Which hip shows avascular necrosis?", None, False),
     ("Both hips show avascular necrosis.", "choice", _HIPS,
      "Which hip shows avascular necrosis?", "C", True),
     # held-out batch 106 (a Ruhr German reply read A, unsure, from "Links is alles in Ordnung"): a side said to be
@@ -11859,6 +11859,32 @@ def test_two_grades_offered_are_no_answer(reply: str, choice: str | None, sure: 
     answer = extract(reply, "choice", tuple("ABCD"), _SPONDYLO,
                      question="What grade is the L5-S1 spondylolisthesis in this lumbar spine radiograph?")
     assert (answer.choice, answer.sure) == (choice, sure), answer
+
+
+@pytest.mark.parametrize("reply, options, question, choice", [
+    # batches 106-107 (over-read, unsure): an answer given, then the two weighed and left ("can't choose between them
+    # now", "not able to say which of the two"), is taken back
+    ("Vasogenic, I'd say — A. Although the swelling also involves the cortex, and that could just as well be cytotoxic "
+     "edema; without a diffusion map I honestly can't choose between them now.", _EDEMA,
+     "Does this image show vasogenic or cytotoxic edema?", None),
+    ("This looks like cytotoxic edema to me. But I have to walk that back: the ADC is not dark. So I'm genuinely not "
+     "able to say which of the two this is from the images provided.", _EDEMA,
+     "Does this image show vasogenic or cytotoxic edema?", None),
+    ("I can't choose between the hemangioma and the cyst on size alone, but the peripheral nodular enhancement settles "
+     "it: hemangioma, B.", ("Simple cyst", "Hemangioma", "Hepatocellular carcinoma"),
+     "What is the most likely diagnosis of this liver lesion?", "B"),
+    # batch 107 (over-read, unsure): what is asked said only where it is left to another test
+    ("Both femoral heads show some patchy sclerosis; whether either has the subchondral lucency of avascular necrosis "
+     "would need an MRI to say.", _HIPS, "Which hip shows avascular necrosis?", None),
+    ("Both hips. Whether the necrosis has collapsed would need a CT to say.", _HIPS,
+     "Which hip shows avascular necrosis?", "C"),
+    ("Both hips show avascular necrosis; whether either has collapsed would need an MRI to say.", _HIPS,
+     "Which hip shows avascular necrosis?", "C"),
+])
+def test_batches_106_107_answers_taken_back_or_deferred(reply: str, options: tuple[str, ...], question: str,
+                                                        choice: str | None) -> None:
+    answer = extract(reply, "choice", tuple("ABCD"[:len(options)]), options, question=question)
+    assert answer.choice == choice and not (answer.sure and choice is None), answer
 
 
 def test_an_answer_left_to_another_test_is_a_doubt_in_words() -> None:

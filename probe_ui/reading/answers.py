@@ -296,7 +296,14 @@ from probe_ui.reading.structured import (
     structured_label,
     transcript_answers,
 )
-from probe_ui.reading.sureness import LONG_WORDS, REVERSAL, declaration_denied, is_sure, rejected_by_name
+from probe_ui.reading.sureness import (
+    LONG_WORDS,
+    REVERSAL,
+    declaration_denied,
+    deferred_spans,
+    is_sure,
+    rejected_by_name,
+)
 from probe_ui.reading.verdicts import (
     REVISION,
     UNDECIDED_BETWEEN,
@@ -1225,6 +1232,15 @@ _LEFT_BETWEEN = re.compile(r"(?i)\bi\s+(?:honestly\s+|really\s+|still\s+)?(?:can
                            # acquired before or after gadolinium."
                            # batch 101: "... or mildly dilated. I'm not sure either way."
                            r"|\bi(?:'m|\s+am)\s+(?:not|no\s+longer)\s+sure\s+either\s+way\b"
+                           # batch 107: "... that could just as well be cytotoxic edema; without a diffusion map I
+                           # honestly can't choose between them now."; batch 109: "I can't decide between the two from
+                           # this photograph."
+                           r"|\bi\s+(?:honestly\s+|really\s+|genuinely\s+)?(?:can't|cannot|can\s+not|cant)\s+"
+                           r"(?:choose|decide|pick)\s+between\s+(?:them|the\s+two|these\s+two)\b"
+                           # batch 106: "So I'm genuinely not able to say which of the two this is from the images
+                           # provided"
+                           r"|\bi(?:'m|\s+am)\s+(?:genuinely\s+|honestly\s+|really\s+)?(?:not\s+able|unable)\s+to\s+"
+                           r"(?:say|tell|determine)\s+which\s+of\s+the\s+two\b"
                            r"|\bi(?:'m|\s+am)\s+unable\s+to\s+(?:determine|say|tell)\s+(?:with\s+(?:any\s+)?confidence\s+)?"
                            r"whether\b[^.;!?\n]{1,120}?\bor\b"
                            r"|" + WEIGHED_BY_NAME)
@@ -1311,6 +1327,21 @@ def _two_grades(clean: str, item: Item) -> bool:
     return False
 
 
+def _only_deferred(clean: str, item: Item) -> bool:
+    """Whether the reply names what is asked only where it leaves it to another test (batch 107: "Both femoral heads
+    show some patchy sclerosis; whether either has the subchondral lucency of avascular necrosis would need an MRI to
+    say.": no hip is said to have it)."""
+    spans = deferred_spans(clean, item)
+    asked = finding_stems(item.question) if spans and item.question else set()
+    if not asked:
+        return False
+    outside = mask_spans(clean, spans)
+    texts = {o.casefold() for o, _ in item.option_map}
+    stated = any(x.strip(" \t\n*_.;:!").casefold() in texts or item.exact(x) is not None
+                 for x in re.split(r"[.;!?\n]", outside))  # "Both hips. Whether ... would need a CT to say."
+    return not stated and not asked & finding_stems(outside)
+
+
 def _alone_labels(text: str, item: Item) -> set[str]:
     """The labels each said as a sentence of its own ("Yes. No. I cannot decide.")."""
     return {lb for x in answer_clauses(text) if not x.rstrip().endswith("?") and (lb := item.exact(x)) is not None}
@@ -1330,6 +1361,8 @@ def _read(clean: str, item: Item, refusal: bool, suggested: str | None, correcti
     # batch 34: the reply's last sentence leaves two of the answers open ("IMPRESSION: A. Left hip avascular
     # necrosis.\nADDENDUM: ...; it is unclear whether this is the left hip alone or both hips."): no answer stands
     if kind == "choice" and _two_grades(clean, item):
+        return None, "ambiguous"
+    if kind == "choice" and _only_deferred(clean, item):
         return None, "ambiguous"
     if corrections and kind != "yesno":
         sentences = re.split(r"(?<=[.!?;\n])\s*(?=\S)", clean.strip())

@@ -167,9 +167,14 @@ def _left_to_a_test(text: str, item: Item) -> bool:
     the asked finding, or weighs the answers ("either", "which", "X or Y"); not a side matter the answer does not rest
     on ("Yes - a transverse fracture. Whether it extends into the joint would need a CT to say.": hostile review of
     9e8e215)."""
+    return bool(deferred_spans(text, item))
+
+
+def deferred_spans(text: str, item: Item) -> list[tuple[int, int]]:
+    """Where the reply leaves what is asked to another test (:func:`_left_to_a_test`)."""
     asked = finding_stems(item.question) if item.question else set()
-    return any(asked & finding_stems(m.group(0)) or re.search(r"(?i)\b(?:either|which|any|or)\b", m.group(0))
-               for m in _LEFT_TO_A_TEST.finditer(text))
+    return [m.span() for m in _LEFT_TO_A_TEST.finditer(text)
+            if asked & finding_stems(m.group(0)) or re.search(r"(?i)\b(?:either|which|any|or)\b", m.group(0))]
 
 
 # batch 70: how a disease is graded or told apart, and nothing of this image or patient ("Diabetic retinopathy is
