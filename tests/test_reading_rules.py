@@ -11446,7 +11446,7 @@ def test_near_misses_of_the_hostile_reviews_are_never_sure_and_wrong(reply: str,
     assert not (answer.sure and answer.choice != meant), answer
 
 
-@pytest.mark.parametrize("reply, kind, labels, options, question, refusal", [
+_REFUSALS_C3B4252_9E8E215 = [
     # hostile review of c3b4252 and 9e8e215: a fault of the finding, not of the image; a working method, not a
     # reluctance; an image named for its plane that is blamed
     ('The scan shows the gas pattern is faint and small but I think the film is upside down - diaphragm at the top.',
@@ -11506,14 +11506,8 @@ def test_near_misses_of_the_hostile_reviews_are_never_sure_and_wrong(reply: str,
      'choice', ('A', 'B', 'C', 'D', 'E'),
      ('Simple cyst', 'Hemangioma', 'Hepatocellular carcinoma', 'Focal nodular hyperplasia', 'Abscess'),
      'What is the hepatic lesion?', True),
-])
-def test_refusal_flags_of_the_review_of_c3b4252_and_9e8e215(reply: str, kind: str, labels: tuple[str, ...],
-                                                             options: tuple[str, ...], question: str,
-                                                             refusal: bool) -> None:
-    assert extract(reply, kind, labels, options, question=question).refusal is refusal
-
-
-@pytest.mark.parametrize("reply, kind, labels, options, question, refusal", [
+]
+_REFUSALS_FD68BDC = [
     # hostile review of 27f3713, 86019eb and fd68bdc: emphasis, not reluctance; a fault of the finding, not of the
     # image; what cannot be assessed named; a file that is not the image but renders; a fragment cut off
     ("I'd hesitate to call this anything other than a fracture - yes, a transverse fracture of the radial shaft.",
@@ -11584,9 +11578,15 @@ def test_refusal_flags_of_the_review_of_c3b4252_and_9e8e215(reply: str, kind: st
      'label', ('male', 'female'),
      (),
      'Is this patient male or female? (Answer with male or female)', True),
-])
-def test_refusal_flags_of_the_review_of_fd68bdc(reply: str, kind: str, labels: tuple[str, ...],
-                                                 options: tuple[str, ...], question: str, refusal: bool) -> None:
+]
+
+
+@pytest.mark.parametrize("reply, kind, labels, options, question, refusal",
+                         [*_REFUSALS_C3B4252_9E8E215, *_REFUSALS_FD68BDC])
+def test_refusal_flags_of_the_hostile_reviews(reply: str, kind: str, labels: tuple[str, ...],
+                                              options: tuple[str, ...], question: str, refusal: bool) -> None:
+    """The hostile reviews' refusal cases (reviews of c3b4252 and 9e8e215, and of fd68bdc): the flag is what a careful
+    reader records (add a later review's cases as a new named list here)."""
     assert extract(reply, kind, labels, options, question=question).refusal is refusal
 
 
