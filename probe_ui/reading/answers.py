@@ -1318,7 +1318,9 @@ def _two_grades(clean: str, item: Item) -> bool:
     """Whether the reply offers two of the options' grades (types, stages) as one answer (:data:`_GRADE_RANGE`), in
     its first or last sentence, where an answer is given (not a review's "**Grade I / II / III (A, B, D):** Meyerding
     grading requires a lateral view" after "**Answer: C. ...**")."""
-    texts = {o.casefold(): lb for o, lb in item.option_map}
+    if not _GRADE_RANGE.search(clean):
+        return False
+    texts = dict(item.option_map)  # (option texts are case-folded already: cleaning.norm)
     sentences = re.split(r"(?<=[.!?\n])\s+", clean.strip())
     for m in (m for x in {sentences[0], sentences[-1]} for m in _GRADE_RANGE.finditer(x)):
         first, second = (texts.get(f"{m.group(1)} {x}".casefold()) for x in (m.group(2), m.group(3)))
@@ -1336,15 +1338,10 @@ def _only_deferred(clean: str, item: Item) -> bool:
     if not asked:
         return False
     outside = mask_spans(clean, spans)
-    texts = {o.casefold() for o, _ in item.option_map}
+    texts = dict(item.option_map)
     stated = any(x.strip(" \t\n*_.;:!").casefold() in texts or item.exact(x) is not None
                  for x in re.split(r"[.;!?\n]", outside))  # "Both hips. Whether ... would need a CT to say."
     return not stated and not asked & finding_stems(outside)
-
-
-def _alone_labels(text: str, item: Item) -> set[str]:
-    """The labels each said as a sentence of its own ("Yes. No. I cannot decide.")."""
-    return {lb for x in answer_clauses(text) if not x.rstrip().endswith("?") and (lb := item.exact(x)) is not None}
 
 
 def _read(clean: str, item: Item, refusal: bool, suggested: str | None, corrections: bool = True
@@ -2111,9 +2108,10 @@ def _read_words(clean: str, item: Item, refusal: bool) -> tuple[str | None, str]
 
     # two sentences that are each a different label, and no self-correction between them: "Yes. No. I cannot
     # decide."
-    alone = _alone_labels(text[:2000], item)
+    clauses = answer_clauses(text[:2000])
+    alone = {lb for x in clauses if not x.rstrip().endswith("?") and (lb := item.exact(x)) is not None}
     # several labels each opening a "label: description" clause ("Red: dermis. Green: epidermis.") are a list
-    listed = {lb for x in re.split(r"(?<=[.!?;\n])", text[:2000])
+    listed = {lb for x in clauses
               if (lb := word_prefix(x.lstrip(" \t\n-*"), item)) is not None
               and re.match(r"[^:]{0,20}?:", x.lstrip(" \t\n-*")[:40])}
     # each answer under its own condition: "Yes, if it's a PA film; no, if it's an AP film."

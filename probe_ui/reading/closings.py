@@ -419,7 +419,7 @@ def _stated_otherwise(body: str, item: Item, label: str) -> bool:
     if pair is not None and item.question:
         said = presence_answer(body, item.question)
         return said is not None and pair[said] != label
-    texts = {o.strip().casefold(): lb for o, lb in item.option_map}
+    texts = dict(item.option_map)  # (option texts are case-folded and stripped already: cleaning.norm)
     sides = {m.group(1).casefold() for m in _SIDE.finditer(body)}
     if len(sides) != 1 or "left" not in texts or "right" not in texts or re.search(
             r"(?i)\b(?:both|bilateral\w*|either|neither)\b|(?i:\b(?:answer|option|choice)\s+)[(\[]?[A-Z]\b"

@@ -162,18 +162,14 @@ _LEFT_TO_A_TEST = re.compile(r"(?i)\bwhether\b[^.;!?\n]{0,120}?\b(?:would|will|c
                              r"settle|answer)\b")
 
 
-def _left_to_a_test(text: str, item: Item) -> bool:
-    """Whether the reply leaves what is asked to another test (:data:`_LEFT_TO_A_TEST`): the "whether" clause names
+def deferred_spans(text: str, item: Item) -> list[tuple[int, int]]:
+    """Where the reply leaves what is asked to another test (:data:`_LEFT_TO_A_TEST`): the "whether" clause names
     the asked finding, or weighs the answers ("either", "which", "X or Y"); not a side matter the answer does not rest
     on ("Yes - a transverse fracture. Whether it extends into the joint would need a CT to say.": hostile review of
     9e8e215)."""
-    return bool(deferred_spans(text, item))
-
-
-def deferred_spans(text: str, item: Item) -> list[tuple[int, int]]:
-    """Where the reply leaves what is asked to another test (:func:`_left_to_a_test`)."""
-    asked = finding_stems(item.question) if item.question else set()
-    return [m.span() for m in _LEFT_TO_A_TEST.finditer(text)
+    found = list(_LEFT_TO_A_TEST.finditer(text))
+    asked = finding_stems(item.question) if found and item.question else set()  # (most replies have none: no work)
+    return [m.span() for m in found
             if asked & finding_stems(m.group(0)) or re.search(r"(?i)\b(?:either|which|any|or)\b", m.group(0))]
 
 
@@ -954,7 +950,7 @@ def doubts(text: str, item: Item, method: str, label: str | None = None, *, refu
             method == "presence" and _GENERIC.search(t) and not _OF_THIS_CASE.search(t) and not _AFFIRMED.search(t)
             and not re.search(r"(?i)\bthere\s+(?:is|are)\b|\b(?:is|are)\s+(?:present|seen|noted|visible)\b", t)):
         found.append("generic")
-    if method not in _MARKED and _left_to_a_test(t, item):
+    if method not in _MARKED and deferred_spans(t, item):
         found.append("deferred")  # "... whether either has ... avascular necrosis would need an MRI to say."
     if method == "likelihood" and not clear_lead(t, item):
         found.append("close")  # batch 17: "A 50%, B 25%, ...": ahead, but not beyond doubt

@@ -548,7 +548,7 @@ def disowned_descriptions(text: str) -> list[tuple[int, int]]:
     spans = []
     for m in _FEATURES_ABSENT.finditer(text):
         before = text[:m.start()].rstrip()
-        start = max((i for i, c in enumerate(before[:-1]) if c in ".!?\n"), default=-1) + 1
+        start = max(before.rfind(c, 0, len(before) - 1) for c in ".!?\n") + 1
         spans.append((start, m.start()))
     return spans
 
