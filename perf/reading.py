@@ -318,6 +318,16 @@ BATCH_NOTES = {
          "sure over-read), then fixed",
     105: "an ordinary week on a department server, all five models; Brabantian, Zeelandic, Extremaduran, Kaaps; "
          "measured held out once, blind (99.5 % intended, 92.4 % sure and right, 2 sure over-reads), then fixed",
+    106: "long replies, 173 of 240 of 150 words or more; Hiroshima Japanese, Chungcheong Korean, Bernese and Ruhr "
+         "German; measured held out once, blind (89.5 % intended, 69.5 % sure and right, 1 sure wrong option), then "
+         "fixed",
+    107: "an ordinary week on a department server; Kumaoni, Church Slavonic, Gothic, Old Irish; measured held out "
+         "once, blind (97.6 % intended, 89.5 % sure and right, 2 sure over-reads), then fixed",
+    108: "long replies, 154 of 240 of 150 words or more; Moldovan Cyrillic Romanian, Katharevousa, Jawi Malay, Uzbek "
+         "Cyrillic; measured held out once, blind (91.4 % intended, 75.7 % sure and right, 1 sure wrong option), then "
+         "fixed",
+    109: "an ordinary week on a department server; Mexican Spanish, Beijing and Taiwan Mandarin, Sri Lankan Tamil; "
+         "measured held out once, blind (98.1 % intended, 91.4 % sure and right, no sure error), then fixed",
 }
 
 

@@ -11925,3 +11925,64 @@ def test_a_letter_with_its_own_words_stays_sure(reply: str, choice: str) -> None
     answer = extract(reply, "choice", tuple("ABCD"), ("Left femur", "Right femur", "Both femurs", "No fracture"),
                      question="Where is the fracture?")
     assert (answer.choice, answer.sure) == (choice, True), answer
+
+
+_DERM = ("Melanoma", "Basal cell carcinoma", "Seborrheic keratosis", "Benign nevus")
+_BONE = ("Osteosarcoma", "Ewing sarcoma", "Osteomyelitis", "Osgood-Schlatter disease", "Osteochondroma")
+
+
+@pytest.mark.parametrize("reply, options, question, choice", [
+    # held-out batch 108 (over-read, unsure): a long reply that rules options out and leaves the last two, or three,
+    # to another test, is no answer
+    ("There are no milia-like cysts, so seborrheic keratosis seems unlikely, and no arborizing vessels, which makes "
+     "basal cell carcinoma unlikely. That leaves a benign nevus or an early melanoma. Honestly, I don't think the "
+     "image allows a confident distinction between those two. The right step would be excision for histology.", _DERM,
+     "Which diagnosis fits this dermoscopy image best?", None),
+    ("Osteosarcoma, Ewing sarcoma and osteomyelitis all fit. Osgood-Schlatter affects the tibial tubercle, and an "
+     "osteochondroma is a well-defined exostosis. So between those three, I'd leave it to MRI of the whole femur and, "
+     "ultimately, a biopsy.", _BONE, "What is the most likely diagnosis?", None),
+    # (the distinction said possible, or the test left after an answer, keeps it)
+    ("I think the image allows a confident distinction between those two: benign nevus, D.", _DERM,
+     "Which diagnosis fits this dermoscopy image best?", "D"),
+    ("Osteosarcoma (A). A biopsy at a sarcoma centre will confirm it.", _BONE, "What is the most likely diagnosis?",
+     "A"),
+])
+def test_batch_108_options_left_to_another_test(reply: str, options: tuple[str, ...], question: str,
+                                                choice: str | None) -> None:
+    answer = extract(reply, "choice", tuple("ABCDE"[:len(options)]), options, question=question)
+    assert answer.choice == choice and not (answer.sure and choice is None), answer
+
+
+@pytest.mark.parametrize("reply, kind, labels, question, choice, sure, refusal", [
+    # held-out batch 108 (read male from "in men", unsure): a reply that would prefer not to answer names no answer
+    # by the words it uses on the way
+    ("I'd prefer not to answer this one. On a chest radiograph the usual clue is breast shadows, but these can be "
+     "mimicked in men by gynaecomastia.", "label", ("male", "female"), "Is this patient male or female?", None, False,
+     True),
+    ("I'd prefer not to answer this one, but my best guess is female.", "label", ("male", "female"),
+     "Is this patient male or female?", "female", False, True),
+    # held-out batches 106-109: yes, no and an adult in Katharevousa, Tamil, Sri Lankan Tamil, Church Slavonic
+    # (only before a mark: the Russian "ей", to her), Uzbek Cyrillic, Old Irish and Arabic
+    ("Ναί· πρόκειται περὶ ἀκτινογραφίας θώρακος.", "yesno", ("yes", "no"), "Does this image show the chest?", "yes",
+     True, False),
+    ("ஓம், இது நெஞ்சின்ர எக்ஸ்ரே படம் தான்.", "yesno", ("yes", "no"), "Does this image show the chest?", "yes", True,
+     False),
+    ("ஆம்.", "yesno", ("yes", "no"), "Does this image show the chest?", "yes", True, False),
+    ("Ей, є҆́сть.", "yesno", ("yes", "no"), "Is pleural effusion present?", "yes", True, False),
+    ("Ей около сорока лет.", "yesno", ("yes", "no"), "Is pleural effusion present?", None, False, False),
+    ("Йўқ, бу МРТ эмас, бу компьютер томографияси тасвири.", "yesno", ("yes", "no"), "Is this an MRI?", "no", True,
+     False),
+    ("Ní hed.", "yesno", ("yes", "no"), "Is this an MRI?", "no", True, False),
+    ("هذه صورة أشعة سينية لصدر شخص بالغ. الإجابة: بالغ.", "label", ("pediatric", "adult"),
+     "Is this a pediatric or adult chest x-ray?", "adult", True, False),
+    # (its other sense, serious, after the nouns it qualifies so; a minor, "غير بالغ"; the Arabic child)
+    ("ضرر بالغ في الرئة.", "label", ("pediatric", "adult"), "Is this a pediatric or adult chest x-ray?", None, False,
+     False),
+    ("ضرر بالغ في الرئة. الإجابة: طفل.", "label", ("pediatric", "adult"), "Is this a pediatric or adult chest x-ray?",
+     "pediatric", True, False),
+])
+def test_batches_106_109_declines_and_words_of_other_languages(reply: str, kind: str, labels: tuple[str, ...],
+                                                                question: str, choice: str | None, sure: bool,
+                                                                refusal: bool) -> None:
+    answer = extract(reply, kind, labels, (), question=question)
+    assert (answer.choice, answer.sure, answer.refusal) == (choice, sure, refusal), answer

@@ -440,6 +440,9 @@ _CANNOT_ASSESS = re.compile(r"(?i)\b(?:unable\s+to|(?:am|is|are|'m|'re)\s+not\s+
                             r"(?:reliably\s+)?(?:assess|determine|evaluate|comment\s+on|judge|tell)\b"
                             # (not a disclaimer of role: "I can't tell you what this means for your health")
                             r"(?!\s+(?:you\b|what\s+(?:this|the\s+scan|it)\s+means))"
+                            # batch 108: "I'd prefer not to answer this one. ... breast shadows ... mimicked in men by
+                            # gynaecomastia" ("male" read from "men")
+                            r"|\bi(?:'d|\s+would)\s+(?:prefer|rather)\s+not\s+(?:to\s+)?answer\b"
                             r"|\bplease\s+(?:provide|send|upload|share)\s+(?:the\s+|a\s+)?[\w\- ]{0,30}?\bagain\b")
 # ... and answers anyway ("If forced to choose: yes", "I'd lean towards yes", "Going on what's visible, ...")
 _ANSWERS_ANYWAY = re.compile(r"(?i)\b(?:if\s+(?:i'm\s+|i\s+am\s+)?(?:forced|pressed)|i'd\s+lean|lean(?:ing)?\s+towards|"
@@ -1243,6 +1246,14 @@ _LEFT_BETWEEN = re.compile(r"(?i)\bi\s+(?:honestly\s+|really\s+|still\s+)?(?:can
                            r"(?:say|tell|determine)\s+which\s+of\s+the\s+two\b"
                            r"|\bi(?:'m|\s+am)\s+unable\s+to\s+(?:determine|say|tell)\s+(?:with\s+(?:any\s+)?confidence\s+)?"
                            r"whether\b[^.;!?\n]{1,120}?\bor\b"
+                           # batch 108: "Honestly, I don't think the image allows a confident distinction between
+                           # those two. The right step would be ... excision for histology.", "So between those three,
+                           # I'd leave it to MRI of the whole femur, ... and, ultimately, a biopsy."
+                           r"|\bi\s+(?:don't|do\s+not)\s+think\s+(?:the|this)\s+(?:image|film|scan|photo(?:graph)?|picture)"
+                           r"\s+allows\s+(?:a\s+)?(?:(?:confident|reliable|clear|firm)\s+)?distinction\s+between\s+"
+                           r"(?:them|those\s+two|these\s+two|the\s+two)\b"
+                           r"|\A\W*(?:so\s+)?between\s+(?:them|those|these|the)(?:\s+(?:two|three))?,?\s+i(?:'d|\s+would)\s+"
+                           r"leave\s+it\s+to\b"
                            r"|" + WEIGHED_BY_NAME)
 
 

@@ -507,6 +507,11 @@ YES_NO: dict[str, tuple[str, ...]] = {
             "có", "vâng", "tak",
             # batch 13: Indonesian, Swedish ("ja" above), Czech, Greek, Hindi
             "ya", "ano", "ναι", "हाँ", "हां",
+            # batches 107-109: Katharevousa and polytonic Greek ("Ναί· πρόκειται περὶ ἀκτινογραφίας θώρακος.", yes,
+            # it is a chest radiograph; its "·" the Greek semicolon), Tamil ("ஆம்"; Sri Lankan Tamil "ஓம், இது ...",
+            # yes, this is ...), Church Slavonic ("Ей, є҆́сть.", yea, there is: Matthew 5:37's "ей, ей: ни, ни"; only
+            # before a mark, the Russian "ей" is "to her")
+            "ναί", "ஆம்", "ஓம்", "ей",
             # batch 14: Hungarian, Romanian, Finnish, Arabic, Thai
             "igen", "da", "kyllä", "نعم", "ใช่", "ใช่ครับ", "ใช่ค่ะ",
             # batch 15: Swahili, Persian, Hebrew, Tagalog
@@ -650,6 +655,9 @@ YES_NO: dict[str, tuple[str, ...]] = {
            # Armenian
            "níl", "ní hea", "ez", "jo", "le", "xeyr", "yox", "არა", "होइन", "ոչ",
            # batch 21: Kazakh, Uzbek (its apostrophe written three ways), Yoruba, Amharic, Marathi, Telugu, Cantonese
+           # batch 108: Uzbek in Cyrillic ("Йўқ, бу МРТ эмас", no, this is not an MRI); batch 107: Old Irish "Ní hed."
+           # (it is not; Modern Irish "ní hea" below); Tamil "இல்லை" (no)
+           "йўқ", "ní hed", "இல்லை",
            "жоқ", "yo'q", "yoʻq", "yoʼq", "rárá", "bẹ́ẹ̀ kọ́", "አይ", "አይደለም", "नाही", "లేదు", "కాదు", "唔係", "冇",
            # batch 22: Gujarati, Punjabi (Gurmukhi), Zulu, Mongolian ("тийм биш" not so); Luxembourgish "nee" above
            "ના", "નહીં", "ਨਹੀਂ", "ਨਹੀ", "cha", "үгүй", "тийм биш",
@@ -850,6 +858,9 @@ WORDS: dict[str, tuple[str, ...]] = {
               "erwuessenen", "erwuessene", "erwuessen", "પુખ્ત", "ਬਾਲਗ", "насанд хүрэгч", "насанд хүрсэн",
               # batch 70: Teochew ("大人。Epiphyses fused。"; in Chinese and Japanese writing alike a grown-up)
               "大人",
+              # batch 106: Arabic "الإجابة: بالغ." (the answer: an adult; also "serious, extreme" elsewhere, so
+              # "غير بالغ", not of age, a minor, is read before it)
+              "بالغ",
               # batch 99: Korean (Jeolla "어른이여.", an adult; with its copula, not "어른스러워", mature-looking)
               "어른이", "어른입"),
     "left": ("izquierdo", "izquierda", "gauche", "links", "linke", "linken", "sinistro", "sinistra", "左侧", "左",
@@ -945,6 +956,14 @@ WORDS: dict[str, tuple[str, ...]] = {
     "normal": ("正常",),
     # batch 106: Ruhr German "Links is alles in Ordnung." (the left is all in order: spared)
     "all in order": ("alles in ordnung",),
+    # batch 106: Arabic "غير بالغ" (not of age: a minor), read before its "بالغ" (an adult); and "بالغ" in its other
+    # sense, serious or great, after the nouns it usually qualifies so ("ضرر بالغ", serious damage)
+    "not an adult": ("غير بالغ",),
+    "serious damage": ("ضرر بالغ", "أذى بالغ"),
+    "serious effect": ("أثر بالغ", "تأثير بالغ"),
+    "great concern": ("قلق بالغ",),
+    "great care": ("حذر بالغ", "اهتمام بالغ"),
+    "severely": ("بشكل بالغ",),
     "benign": ("benigno", "benigna", "bénin", "bénigne", "gutartig", "良性",
                # batch 14: Korean, Vietnamese
                "양성", "lành tính"),
@@ -971,6 +990,9 @@ WORDS: dict[str, tuple[str, ...]] = {
     # batch 64: Arabic "ولد" (a boy, a child: "ولد، صفائح النمو لسا مفتوحة.", the growth plates still open)
     "child": ("menyuam yaus", "menyuam", "bata", "puer", "बालस्य", "zanfan", "кунгакан", "pikin", "लरिका", "eyen",
               "omõla", "ولد",
+              # the Arabic words for a child ("طفل", a girl "طفلة"), read against "بالغ" (an adult; also "serious":
+              # "ضرر بالغ", serious damage)
+              "طفل", "طفلة", "الطفل",
               # batch 108: Portuguese "É a radiografia de uma criança." (a radiograph of a child)
               "criança", "crianca",
               # batch 65: Ngaanyatjarra "tjitji, uwa" (child, yes); batch 66: Nanai "Пиктэ." (a child)
@@ -1057,7 +1079,9 @@ def _word_regexes() -> tuple[dict[str, frozenset[str]], re.Pattern[str], dict[st
     yn = {w.casefold(): en for en, ws in YES_NO.items() for w in ws}
     # the answer word itself (matched where the marks before it end: _opening_word)
     opening = re.compile(r"(" + "|".join(re.escape(w) for w in sorted(yn, key=len, reverse=True))
-                         + r")(?=[\s.,;:!?)\"'*\u104a\u104b\u1361\u1362\u1363\u0964\u0965\u055b\u055c\u0589]|\Z)",
+                         + r")(?=[\s.,;:!?)\"'*\u104a\u104b\u1361\u1362\u1363\u0964\u0965\u055b\u055c\u0589"
+                         # the Greek semicolon, as U+0387 or the middle dot it is folded to ("Ναί· ...")
+                         r"\u0387\u00b7]|\Z)",
                          re.IGNORECASE)
     return lat, han, words, opening, yn
 
@@ -1178,6 +1202,7 @@ def _other_sense(word: str, rest: str) -> bool:
 # batches 23-24: Somali "haa" / "maya" (also a name), Māori "ae" / "kao", Xhosa "ewe" (English "ewe"), Cebuano "oo",
 # "dili", "wala" (also "not", "none" inside a sentence), Khmer "ទេ" (also a closing particle)
 _ONLY_BEFORE_A_MARK = frozenset({"hindi", "nei", "не", "nahi", "nahin", "po", "jo", "ez", "le", "ոչ", "cha", "тийм",
+                                 "ей",
                                  "haa", "maya", "ae", "kao", "ewe", "oo", "dili", "wala",
                                  # batch 25-26: Turkmen, Kinyarwanda, Samoan, Igbo, Javanese, Malagasy, Tatar, Tajik
                                  "hawa", "yego", "ioe", "ee", "iya", "eny", "ҳа", "oya", "leai", "mba",
