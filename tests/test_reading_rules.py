@@ -11986,3 +11986,116 @@ def test_batches_106_109_declines_and_words_of_other_languages(reply: str, kind:
                                                                 refusal: bool) -> None:
     answer = extract(reply, kind, labels, (), question=question)
     assert (answer.choice, answer.sure, answer.refusal) == (choice, sure, refusal), answer
+
+
+_CHEST_DX = ("Cardiomegaly", "Pneumothorax", "Pleural effusion", "Normal study")
+_HYDRO_CAUSE = ("Nephrolithiasis", "Ureteral tumor", "Pregnancy", "Prostatic enlargement")
+_DR = ("Proliferative diabetic retinopathy", "Non-proliferative diabetic retinopathy")
+_BOWEL = ("Adhesions", "Incarcerated inguinal hernia", "Gallstone ileus", "Intussusception")
+
+
+@pytest.mark.parametrize("reply, options, question, choice, sure, refusal", [
+    # held-out batch 112: what is left once the others are set aside (as "That leaves B" is), not a clause about it
+    ("Neither hemidiaphragm is obscured. What remains is B, pneumothorax.", _CHEST_DX,
+     "What is the main finding on this chest radiograph?", "B", True, False),
+    ("What's left is B.", _CHEST_DX, "What is the main finding on this chest radiograph?", "B", True, False),
+    ("What remains is B, pneumothorax, which doesn't fit either.", _CHEST_DX,
+     "What is the main finding on this chest radiograph?", None, False, False),
+    # held-out batch 113: what the finding is put down to, in a reply a general "can be" does not make general
+    ("The dilated collecting system can be followed down to a bright, shadowing focus at the ureterovesical junction, "
+     "so I'd put the hydronephrosis down to A, nephrolithiasis.", _HYDRO_CAUSE,
+     "What is the most likely cause of the hydronephrosis?", "A", True, False),
+    # held-out batch 113 (read B, unsure; "..., there are fine vessels" read B, sure): a list goes on with nouns, not
+    # with a new clause, so nothing is said "fine" of the option
+    ("proliferative, there are fine new vessels at the optic disc", _DR,
+     "Does this fundus photograph show proliferative or non-proliferative diabetic retinopathy?", "A", True, False),
+    ("proliferative, there are fine vessels", _DR,
+     "Does this fundus photograph show proliferative or non-proliferative diabetic retinopathy?", "A", True, False),
+    # held-out batch 113: LLaVA's lower-case letter before a comma and its reason; not a list of letters
+    ("c, there is air in the bile ducts and a stone in the right lower quadrant", _BOWEL,
+     "What is the most likely cause of this small-bowel obstruction?", "C", True, False),
+    ("b, c or d", _BOWEL, "What is the most likely cause of this small-bowel obstruction?", None, False, False),
+    ("c, not b", _BOWEL, "What is the most likely cause of this small-bowel obstruction?", None, False, False),
+    # held-out batch 107: an answer after a blamed image, "If I have to choose:", is kept (a decline, never sure)
+    ("The photo is out of focus, which limits what I can say, but I can make out what looks like a frond of new "
+     "vessels at the disc. If I have to choose: A, proliferative.", _DR,
+     "Does this fundus photograph show proliferative or non-proliferative diabetic retinopathy?", "A", False, True),
+    ("The photo is out of focus. If I had to choose, I couldn't.", _DR,
+     "Does this fundus photograph show proliferative or non-proliferative diabetic retinopathy?", None, False, True),
+    # held-out batch 113: the reply's own answer no longer held, no image blamed: a withdrawal, no decline
+    ("B. Right hip. Though now that you mention the left side — the left femoral head also shows some sclerosis, and I "
+     "can't tell whether this is one hip or both. I'm not confident in B anymore.", _HIPS,
+     "Which hip shows avascular necrosis?", None, False, False),
+])
+def test_batches_112_113_conclusions_letters_and_withdrawals(reply: str, options: tuple[str, ...], question: str,
+                                                             choice: str | None, sure: bool, refusal: bool) -> None:
+    answer = extract(reply, "choice", tuple("ABCD"[:len(options)]), options, question=question)
+    assert (answer.choice, answer.sure, answer.refusal) == (choice, sure, refusal), answer
+
+
+@pytest.mark.parametrize("reply, kind, labels, question, choice, sure, refusal", [
+    # held-out batches 112-113: "It certainly looks that way:" as "Looks that way -" (a whole clause)
+    ("It certainly looks that way: the right costophrenic angle is blunted with a meniscus.", "yesno", ("yes", "no"),
+     "Is pleural effusion present?", "yes", True, False),
+    ("It sure does look that way: there's a pleural effusion, on the right.", "yesno", ("yes", "no"),
+     "Is pleural effusion present?", "yes", True, False),
+    ("It looks that way to the untrained eye, but no.", "yesno", ("yes", "no"), "Is pleural effusion present?", "no",
+     True, False),
+    # held-out batch 112 (read yes from "female", unsure): "I'd rather not try to answer" declines
+    ("I'd rather not try to answer whether this patient is female from the image. Breast shadows can be absent after "
+     "a mastectomy or in a slim woman.", "yesno", ("yes", "no"), "Is this patient female?", None, False, True),
+    # held-out batches 112-113: Nagoya Japanese, Punjabi "aaho" in Shahmukhi (only before a mark)
+    ("そうだがね、これはMRIだがや。", "yesno", ("yes", "no"), "Is this an MRI?", "yes", True, False),
+    ("آہو، ایہہ ایکسرے اے۔", "yesno", ("yes", "no"), "Is this image an X-ray?", "yes", True, False),
+    # held-out batch 109: "Revision:" heads a correction as "Correction:" does (its closing answer as sure)
+    ("No. Revision: The image includes the liver, spleen and both kidneys. This is a CT of the abdomen. Answer: Yes",
+     "yesno", ("yes", "no"), "Is this CT scan of the abdomen?", "yes", True, False),
+    ("Yes. Correction: The image is a sagittal reformat, not coronal. Answer: No.", "yesno", ("yes", "no"),
+     "Is this image in the coronal plane?", "no", True, False),
+])
+def test_batches_109_113_idioms_declines_words_and_revisions(reply: str, kind: str, labels: tuple[str, ...],
+                                                             question: str, choice: str | None, sure: bool,
+                                                             refusal: bool) -> None:
+    answer = extract(reply, kind, labels, (), question=question)
+    assert (answer.choice, answer.sure, answer.refusal) == (choice, sure, refusal), answer
+
+
+@pytest.mark.parametrize("reply, question, choice", [
+    # found while checking batch 112's rules (each read yes, sure): what the image does not show, or is not an image
+    # of, is denied as "not" before it is
+    ("This image does not show the pelvis.", "Does this image show the pelvis?", "no"),
+    ("So this image doesn't show the pelvis.", "Does this image show the pelvis?", "no"),
+    ("This is not a scan of the brain.", "Is this a scan of the brain?", "no"),
+    ("This is a scan of the brain, not of the abdomen.", "Is this a scan of the brain?", "yes"),
+    # the study a question is asked of is no value asked ("This radiograph ..." read yes to "... in this radiograph?")
+    ("This radiograph doesn't demonstrate any fracture.", "Is there a fracture in this radiograph?", "no"),
+    ("The radiograph demonstrates a fracture.", "Is there a fracture in this radiograph?", "yes"),
+    # the finding denied where it is named ("There is ..." said of something else)
+    ("There is an intact cortex without fracture.", "Is there a fracture in this radiograph?", None),
+    ("There is a fracture of the radius, without displacement.", "Is there a fracture in this radiograph?", "yes"),
+])
+def test_what_the_image_does_not_show_is_denied(reply: str, question: str, choice: str | None) -> None:
+    answer = extract(reply, "yesno", ("yes", "no"), (), question=question)
+    assert answer.choice == choice and not (answer.sure and choice is None), answer
+
+
+@pytest.mark.parametrize("reply, question, choice, sure", [
+    # held-out batch 112: a long reply that opens with its answer, in a sentence that alone reads it sure, is read
+    # from where it puts its answer (no "long" doubt) ...
+    ("Short answer\nYes, the image shows the chest.\n\nSystematic description\n" + "- Lungs: clear, no focal "
+     "consolidation, normal vascular markings, no effusion or pneumothorax on either side of the chest.\n" * 5,
+     "Does this image show the chest?", "yes", True),
+    # ... but not one whose concluding sentence says otherwise
+    ("Yes, at first glance there seems to be an effusion at the left base, with blunting of the costophrenic angle. "
+     "However, on the lateral view the posterior costophrenic recess is clear, and what looked like effusion is a "
+     "prominent pericardial fat pad. The heart is of normal size. There is no consolidation or pneumothorax. The hila "
+     "are normal. Therefore, there is no pleural effusion.", "Is pleural effusion present?", "yes", False),
+    # ... nor one in another language, whose body the doubts cannot read (a hostile review of 9e8e215)
+    ("Sí, a primera vista parece haber un derrame en la base izquierda, con borramiento del ángulo costofrénico. Sin "
+     "embargo, en la proyección lateral el seno costofrénico posterior está libre, y lo que parecía derrame es una "
+     "almohadilla grasa pericárdica prominente. El corazón es de tamaño normal. No hay consolidación ni neumotórax. "
+     "Los hilios son normales. Por lo tanto, no hay derrame pleural.", "Is there a pleural effusion?", "yes", False),
+])
+def test_a_long_reply_read_from_its_opening(reply: str, question: str, choice: str, sure: bool) -> None:
+    answer = extract(reply, "yesno", ("yes", "no"), (), question=question)
+    assert (answer.choice, answer.sure) == (choice, sure), answer

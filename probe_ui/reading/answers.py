@@ -442,7 +442,8 @@ _CANNOT_ASSESS = re.compile(r"(?i)\b(?:unable\s+to|(?:am|is|are|'m|'re)\s+not\s+
                             r"(?!\s+(?:you\b|what\s+(?:this|the\s+scan|it)\s+means))"
                             # batch 108: "I'd prefer not to answer this one. ... breast shadows ... mimicked in men by
                             # gynaecomastia" ("male" read from "men")
-                            r"|\bi(?:'d|\s+would)\s+(?:prefer|rather)\s+not\s+(?:to\s+)?answer\b"
+                            # batch 112: "I'd rather not try to answer whether this patient is female ..."
+                            r"|\bi(?:'d|\s+would)\s+(?:prefer|rather)\s+not\s+(?:to\s+)?(?:try\s+to\s+)?answer\b"
                             r"|\bplease\s+(?:provide|send|upload|share)\s+(?:the\s+|a\s+)?[\w\- ]{0,30}?\bagain\b")
 # ... and answers anyway ("If forced to choose: yes", "I'd lean towards yes", "Going on what's visible, ...")
 _ANSWERS_ANYWAY = re.compile(r"(?i)\b(?:if\s+(?:i'm\s+|i\s+am\s+)?(?:forced|pressed)|i'd\s+lean|lean(?:ing)?\s+towards|"
@@ -1874,7 +1875,10 @@ _GUESS_OPENING = re.compile(r"(?i)(?:\A|(?<=[.;:,!?\n\u2013\u2014])|(?<=[ \t]-)(
                             r"(?:\s+(?:retained|kept|maintained))?|"
                             # batch 59: "...; interpretation is provisional. Most likely cause: A (Nephrolithiasis)."
                             r"most\s+likely\s+(?:cause|diagnosis|answer|option|choice)(?=[ \t]*:)|"
-                            r"if\s+i\s+(?:had|have)\s+to\s+guess|(?:with|within|given|despite)\s+(?:that|this|these|those)"
+                            # batch 107: "The photo is out of focus, ... If I have to choose: A, proliferative."
+                            r"if\s+i\s+(?:had|have|must)\s+to\s+(?:guess|choose|pick|commit)|"
+                            r"if\s+(?:i'm\s+|i\s+am\s+)?(?:forced|pressed)(?:\s+to\s+(?:guess|choose|pick|commit))?|"
+                            r"(?:with|within|given|despite)\s+(?:that|this|these|those)"
                             r"\s+(?:limitations?|caveats?))\b[ \t,:]*(?=\S)")
 
 

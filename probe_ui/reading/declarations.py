@@ -163,9 +163,14 @@ _DECL_HEDGE = re.compile(
     r"|\bI(?:'d|\s+would|'ll|\s+will)?\s+guess(?=\s)",  # "..., so I'd guess B."
     re.IGNORECASE,
 )
+# batches 112-113: what is left once the others are set aside, or what the finding is put down to: "What remains is B,
+# pneumothorax, which ...", "..., so I'd put the hydronephrosis down to A, nephrolithiasis."
+_WHAT_IS_LEFT = (r"what(?:'s|\s+is)\s+left\s+is|what\s+remains\s+is|"
+                 r"put\s+(?:it|this|that|the\s+[\w\-]+(?:\s+[\w\-]+)?)\s+down\s+to")
 # "..., so B." / "Therefore (C)." / "hence the answer is A": a conclusion that ends its sentence with a letter
 _DECL_CONCLUSION = re.compile(
-    r"\b(?i:so|thus|hence|therefore|leaves(?:\s+(?:us\s+with|only))?|leaving(?:\s+only)?)\b[ \t]*,?[ \t]*"
+    r"\b(?i:so|thus|hence|therefore|leaves(?:\s+(?:us\s+with|only))?|leaving(?:\s+only)?|" + _WHAT_IS_LEFT + r")\b"
+    r"[ \t]*,?[ \t]*"
     r"(?:(?i:the\s+answer\s+is|it(?:'s|\s+is)|option|choice)[ \t]+)?(?:\*\*|__)?"
     r"([(\[])?([A-Z])[)\]]?(?:\*\*|__)?(?=[ \t]*(?:[.!;\n]|\Z))"
 )
@@ -175,7 +180,8 @@ _DECL_CONCLUSION = re.compile(
 # to, the letter with its option named); batch 88: "That leaves **C, 1 to 3 cm**." (what is left once the others are set
 # aside, in bold)
 _DECL_CONCLUSION_NAMED = re.compile(
-    r"\b(?i:so|thus|hence|therefore|points?[ \t]+to|leaves(?:\s+(?:us\s+with|only))?|leaving(?:\s+only)?)\b"
+    r"\b(?i:so|thus|hence|therefore|points?[ \t]+to|leaves(?:\s+(?:us\s+with|only))?|leaving(?:\s+only)?|"
+    + _WHAT_IS_LEFT + r")\b"
     r"[ \t]*,?[ \t]*(?:(?i:the\s+answer\s+is|it(?:'s|\s+is)|option|choice)[ \t]+)?(?:\*\*|__)?"
     r"([(\[])?([A-Z])[)\]]?(?=[ \t]*[,:\-\u2013\u2014][ \t]*[^\W_])([^.!;?\n]{1,100})(?=[.!;\n]|\Z)"
 )
@@ -216,7 +222,7 @@ def _only_its_text(rest: str, lab: str, item: Item) -> bool:
 _ANOTHER_LETTER = re.compile(r"(?<![\w'])[(\[]?[A-Z][)\]]?(?![\w'])")
 # the answer given is "N/A" (masked to "not applicable" before the rules run) or "NA"
 _NA_DECLARED = re.compile(r"(?:\A[\W_]*|\b(?i:answer)\b(?:\s+is)?[\W_]{0,8})(?:(?i:not\s+applicable)|NA)(?![\w/])")
-_CONCLUSION_WORDS = ("so", "thus", "hence", "therefore", "leav", "point")
+_CONCLUSION_WORDS = ("so", "thus", "hence", "therefore", "leav", "point", "left", "remain", "down")
 # the clause before "point(s) to", denied ("Nothing here points to A", "None of this points to B", "doesn't point to")
 _POINTS_DENIED = re.compile(r"(?i)(?:\b(?:no|not|nothing|none|neither|nor|never)\b|n't)[^.;:!?\n]*\Z")
 _FOREIGN_WORDS = ("respuesta", "ponse", "risposta", "resposta", "antwort", "答案", "选", "antwoord", "cevap", "yanıt",

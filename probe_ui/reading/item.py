@@ -97,10 +97,20 @@ _YESNO_OPENING = {"affirmative": "yes", "negative": "no", "not really": "no", "n
                   # batches 94-95: the archaic "Nay, ther is no brekynge of the boon", "Nay, the boon is nat broken."
                   # (Middle English; a clause: not "nay, worse")
                   "nay": "no",
+                  # batches 112-113: "It certainly looks that way: the right costophrenic angle is blunted ...", "It
+                  # sure does look that way: there's a pleural effusion, ..." (clauses: not "It looks that way to
+                  # the untrained eye, but ...", which goes on)
+                  "it looks that way": "yes", "it certainly looks that way": "yes",
+                  "it definitely looks that way": "yes", "it sure looks that way": "yes",
+                  "it sure does look that way": "yes", "it does look that way": "yes",
+                  "it certainly does look that way": "yes",
 }
 # openers that are a whole clause, read only when a mark or the end follows them ("Looks like it - ...", not "Looks
 # like it is a CT", which says what it looks like)
-CLAUSE_OPENERS = frozenset({"looks like it", "looks that way", "seems like it", "seems so", "it seems so", "appears so",
+CLAUSE_OPENERS = frozenset({"it looks that way", "it certainly looks that way", "it definitely looks that way",
+                            "it sure looks that way", "it sure does look that way", "it does look that way",
+                            "it certainly does look that way", "looks like it", "looks that way", "seems like it",
+                            "seems so", "it seems so", "appears so",
                             "it appears so", "doesn't look like it", "does not look like it", "doesn't seem like it",
                             "doesn't seem so", "doesn't look that way", "big time", "quite so", "sure is", "it sure is",
                             "sure does", "it sure does", "nothing of the sort", "nothing of the kind", "zilch",

@@ -512,6 +512,10 @@ YES_NO: dict[str, tuple[str, ...]] = {
             # yes, this is ...), Church Slavonic ("Ей, є҆́сть.", yea, there is: Matthew 5:37's "ей, ей: ни, ни"; only
             # before a mark, the Russian "ей" is "to her")
             "ναί", "ஆம்", "ஓம்", "ей",
+            # batches 112-113: Nagoya Japanese "そうだがね、これはMRIだがや。" (that's so, this is an MRI), Punjabi and
+            # Hindko "aaho" in Shahmukhi ("آہو، ایہہ ایکسرے اے۔", yes, this is an X-ray; only before a mark: the Urdu
+            # and Persian "āhū" is a deer) and Gurmukhi
+            "そうだがね", "そうだがや", "آہو", "ਆਹੋ",
             # batch 14: Hungarian, Romanian, Finnish, Arabic, Thai
             "igen", "da", "kyllä", "نعم", "ใช่", "ใช่ครับ", "ใช่ค่ะ",
             # batch 15: Swahili, Persian, Hebrew, Tagalog
@@ -1202,7 +1206,7 @@ def _other_sense(word: str, rest: str) -> bool:
 # batches 23-24: Somali "haa" / "maya" (also a name), Māori "ae" / "kao", Xhosa "ewe" (English "ewe"), Cebuano "oo",
 # "dili", "wala" (also "not", "none" inside a sentence), Khmer "ទេ" (also a closing particle)
 _ONLY_BEFORE_A_MARK = frozenset({"hindi", "nei", "не", "nahi", "nahin", "po", "jo", "ez", "le", "ոչ", "cha", "тийм",
-                                 "ей",
+                                 "ей", "آہو",
                                  "haa", "maya", "ae", "kao", "ewe", "oo", "dili", "wala",
                                  # batch 25-26: Turkmen, Kinyarwanda, Samoan, Igbo, Javanese, Malagasy, Tatar, Tajik
                                  "hawa", "yego", "ioe", "ee", "iya", "eny", "ҳа", "oya", "leai", "mba",

@@ -124,7 +124,10 @@ SAID_ABSENT = re.compile(r"(?i)(?:[ \t]+(?!(?:is|are)\b)[\w\-]+){0,2}[ \t]+(?:is
                          r"(?=[ \t]*(?:[.,;!\n]|\Z))|[ \t]+(?:is|are)[ \t]+absent(?=[ \t]*(?:[.,;!\n]|\Z))")
 # "and eczema don't explain", "is unlikely", "are intact": a mention rejected by what follows it in its clause
 REJECTED_AFTER = re.compile(
-    r"(?i)\A(?:[ \t]*(?:,|\band\b|\bor\b)[ \t]*(?:an?[ \t]+|the[ \t]+)?[\w\-]+(?:[ \t]+[\w\-]+)?)*"
+    # (a list, or a relative clause, goes on; not a new clause: batch 113's "proliferative, there are fine new vessels
+    # at the optic disc" said nothing "fine" of proliferative)
+    r"(?i)\A(?:[ \t]*(?:,|\band\b|\bor\b)[ \t]*(?:an?[ \t]+|the[ \t]+)?"
+    r"(?!(?:there|it|this|these|those|i|we|you|he|she|they)\b)[\w\-]+(?:[ \t]+[\w\-]+)?)*"
     # the rest of the mention's noun phrase ("proliferative change would need ...", "left femoral head is normal")
     r"(?:[ \t]+(?!(?:is|are|was|were|would|could|can|do|does|did|should|seems?|appears?|looks?)\b)[\w\-]+){0,2}"
     r"[ \t]*,?[ \t]*"

@@ -13,6 +13,10 @@ from probe_ui.reading import lexicon, overlap, synonyms
 from probe_ui.reading.cleaning import WORD
 from probe_ui.reading.options import KEYWORD_STOP
 
+# the finding denied where it is named: "without fracture", "no evidence of a fracture", "free of effusion"
+_FINDING_DENIED = re.compile(r"(?i)\b(?:without|no|nor|free\s+of|absence\s+of|negative\s+for)\s+"
+                             r"(?:(?:any|an?|the|evidence\s+of|signs?\s+of|acute|obvious|definite|visible|displaced)\s+)"
+                             r"{0,3}([^\W\d_][\w\-]*)")
 # A question that asks whether a finding is there: ProbMed's "Is <finding> present in ...?", "Does this ... show
 # any abnormality?", "Is there a lesion ...?". Modality, organ and attribute questions ("Is this a CT scan?",
 # "Is this image contrast-enhanced?") are not presence questions.
@@ -21,7 +25,7 @@ PRESENCE_QUESTION = re.compile(
     r"demonstrated|abnormal(?:ity|ities)?|is\s+there|are\s+there|any\s+(?:signs?|findings?|lesions?|mass(?:es)?))\b"
 )
 _PRED = r"(?:present|seen|visible|identified|detected|evident|noted|observed|appreciated|demonstrated|visuali[sz]ed|" \
-        r"apparent|see|show)"
+        r"apparent|see|show|demonstrate|depict|reveal)"  # (a review of batch 112: "doesn't demonstrate any fracture")
 _ABSENT = re.compile(
     r"(?i)\b(?:not|never)\s+(?:[\w\-]+\s+){0,2}?" + _PRED + r"\b|n't\s+(?:[\w\-]+\s+){0,2}?" + _PRED + r"\b"
     r"|\bnone\b|\bnothing\b|\babsen(?:t|ce)\b|\bunremarkable\b|\bwithout\s+(?:any\s+)?(?:evidence|signs?)\b"
@@ -35,6 +39,9 @@ _PRESENCE_CONTRAST = re.compile(r"(?i)\bnot\s+(?:(?:in|on|at|within|from|involvi
 _QUESTION_STOP = KEYWORD_STOP | frozenset("given please yes does do any".split())
 _PRESENT = re.compile(r"(?i)\b(?:present|seen|visible|identified|detected|evident|noted|observed|demonstrated)\b"
                       r"|\bthere\s+(?:is|are)\b(?!\s+(?:no|not|none|nothing)\b)|\bI\s+(?:can\s+)?see\b(?!\s+(?:no|none|nothing)\b)")
+# what the image shows, where the finding asked follows in its sentence ("The radiograph demonstrates a fracture.", once
+# read from "radiograph", the study asked of; not "The image ... only shows a narrow strip")
+_SHOWS = re.compile(r"(?i)\b(?:shows|demonstrates|reveals|depicts)\b(?!\s+(?:no|not|none|nothing)\b)([^.;!?\n]*)")
 PRESENCE_UNSURE = re.compile(
     r"(?i)\b(?:whether|if|unclear|uncertain|unsure|sure|cannot|can't|unable|possibl[ey]|maybe|perhaps|may|might|"
     r"could|difficult)\b"
@@ -106,12 +113,19 @@ def presence_answer(text: str, question: str) -> str | None:
         return "no"
     absent = bool(_ABSENT.search(text)) or any(
         overlap.stem(m.group(1).casefold()) in {overlap.stem(w) for w in asked} for m in _PLACE_CLEAR.finditer(text))
+    finding = asked_finding(question)
+    if finding is not None and any(overlap.stem(m.group(1)) == overlap.stem(finding)
+                                   for m in _FINDING_DENIED.finditer(text)):
+        absent = True  # "There is an intact cortex without fracture." (had read yes from "There is", sure)
     for word in ("normal", "negative"):
         if not re.search(rf"\b{word}\b", q) and any(not _of_another_finding(m, finding_stems(question)) for m in
                                                       re.finditer(rf"(?i)\b{word}\b", text)):
             absent = True
     present = False
     pos = list(_PRESENT.finditer(text))
+    if finding is not None:
+        pos += [m for m in _SHOWS.finditer(text)
+                if overlap.stem(finding) in {overlap.stem(w) for w in WORD.findall(m.group(1))}]
     if "abnormal" in q:
         pos += list(re.finditer(r"(?i)\babnormal(?:ity|ities)?\b", text))
     for m in pos:

@@ -309,7 +309,9 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
                 r"|\bi(?:'ll|'d)\s+(?:respectfully\s+)?(?:decline\s+to|refrain|abstain)\b"
                 # batch 102: "I'm going to decline to label this person's sex from the image."
                 r"|\bi(?:'m|\s+am)\s+going\s+to\s+(?:respectfully\s+)?decline\b|\bi\s+(?:respectfully\s+)?decline\s+to\b"
-                r"|\bi(?:'d|\s+would)\s+rather\s+not\s+(?:commit|answer|say|guess|speculate|choose|pick|decide|"
+                # batch 112: "I'd rather not try to answer whether this patient is female from the image."
+                r"|\bi(?:'d|\s+would)\s+rather\s+not\s+(?:try\s+to\s+)?(?:commit|answer|say|guess|speculate|choose|pick|"
+                r"decide|"
                 # batch 47: "I'd rather not confirm or contest the physician's answer here: ..."
                 r"confirm|contest|"
                 # batch 16: "I'd rather not offer a diagnosis for a rash from a single photograph"
@@ -1404,8 +1406,14 @@ _TWO_READINGS = re.compile(r"(?i)\b(?:could|might|may)\s+be\s+[^.;!?\n]{1,80}?\b
                            r"(?:\s+[\w\-]+)?)\s+(?:could|might|may)\s+(?:just\s+|simply\s+|equally\s+)?be\b")
 # ... unless the reply says the images are what it cannot tell from (batch 91: "Honestly, I can't tell from these two
 # images whether it's stable or aggravating.")
-_FROM_THE_IMAGES = re.compile(r"(?i)\b(?:from|on|with)\s+(?:these|this|the|those)\s+(?:two\s+|single\s+)?"
+_FROM_THE_IMAGES = re.compile(r"(?i)\b(?:from|on|with)\s+(?:these|this|the|those)\s+(?:two\s+|single\s+|still\s+)?"
                               r"(?:images?|films?|scans?|photos?|photographs?|views?|radiographs?)\b")
+# batches 112-113: the reply's own answer said no longer held ("I can't tell whether this is one hip or both. I'm not
+# confident in B anymore."): a withdrawal, not a decline, unless it says the image is what it cannot tell from ("I
+# honestly can't tell from this still image whether ..., so I'm no longer confident in calling it either solid or
+# cystic", a decline)
+_NO_LONGER_CONFIDENT = re.compile(r"(?i)\bI(?:'m|\s+am)\s+(?:not\s+(?:as\s+|so\s+)?confident\s+in\s+[^.;!?\n]{1,40}?"
+                                  r"\s+any\s*more|no\s+longer\s+confident\s+in)\b")
 
 
 def is_refusal(text: str) -> bool:
@@ -1421,6 +1429,9 @@ def is_refusal(text: str) -> bool:
         text = text[:5000] + "\n" + text[-3000:]
     t = fold_quotes(text)
     if _ANSWER_WITHDRAWN.search(t) and refusal_names(t) <= {"cannot-be-determined", "cannot-decide"}:
+        return False
+    if _NO_LONGER_CONFIDENT.search(t) and not _FROM_THE_IMAGES.search(t) \
+            and refusal_names(t) <= {"cannot-be-determined", "cannot-decide"}:
         return False
     if _WITHDRAWS_OWN.search(t):
         return False  # batch 88: "... I'm withdrawing my initial "yes" — it could be T2, PD or an atypical T1"

@@ -244,14 +244,20 @@ def _hedged(reply: str) -> bool:
     return bool(HEDGE.search(reply) or _HALF_STATED.search(reply))
 
 
+# what an image shows or is an image of, between a "not" and what is asked
+_SHOWS = r"show|include|depict|demonstrate|cover|contain|capture|display|image"
+_A_STUDY = r"scan|image|film|radiograph|study|picture|view|x-?ray|photo(?:graph)?|slice|examination|exam"
 _NEGATION = re.compile(r"(?i)(?:\b(?:not|no|never|neither|nor|without|isn't|aren't|wasn't|cannot|rather\s+than|"
                        r"instead\s+of|other\s+than|unlike)\s+(?:(?:a|an|the|this|that|of|in|on|from|at|to|for|any|be|been|"
                        r"really|quite|exactly|just|truly|actually"
                        # batch 88: "Conclusion: Not acquired after gadolinium." (how the image was made, then the
                        # subject: read yes)
                        r"|acquired|performed|done|given|obtained|taken|scanned|imaged|after|with|following|using"
-                       r")\s+){0,3}$|n't\s+(?:(?:a|an|the|in|on|of|from|be|acquired|performed|done|given|obtained|taken|"
-                       r"after|with|following|using)\s+){0,3}$"
+                       # batch 112's review: "This image does not show the pelvis.", "This is not a scan of the
+                       # brain." (what the image does not show, or is not an image of)
+                       r"|" + _SHOWS + r"|" + _A_STUDY + r"|does|do|did"
+                       r")\s+){0,4}$|n't\s+(?:(?:a|an|the|in|on|of|from|be|acquired|performed|done|given|obtained|taken|"
+                       r"after|with|following|using|" + _SHOWS + r"|" + _A_STUDY + r")\s+){0,4}$"
                        # batch 29: Setswana "ga se" (is not): "ga se setshwantsho sa MRI" (it is not an image of MRI)
                        r"|\bga\s+se\s+(?:\w+\s+){0,3}$"
                        # batch 91: the "kein" of Palatine and Bavarian, just before the subject ("des is fei ka MRT",
@@ -356,6 +362,11 @@ def asked_values(question: str) -> set[tuple[str, str]]:
             predicate = rest[tokens[i].start():]
         else:
             predicate = rest[tokens[-1].start():] if tokens else ""
+    framed = _IN_THIS_STUDY.search(predicate)
+    if framed is not None and predicate[:framed.start()].strip():
+        # "Is there a fracture in this radiograph?" asks about the fracture: the study it is asked of is no value asked
+        # ("This radiograph doesn't demonstrate any fracture." had read yes from "radiograph", sure)
+        predicate = predicate[:framed.start()]
     asked = {(c, v) for c, v, _, _ in _mentions(predicate)}
     # a side named before the predicate is asked too ("Is the mass on the right side of the brain?")
     asked |= {(c, v) for c, v, _, _ in _mentions(rest) if c == "side"}
@@ -366,6 +377,10 @@ def asked_values(question: str) -> set[tuple[str, str]]:
     return asked
 
 
+# the study a question is asked of, closing it ("... in this radiograph", "... on the given chest x-ray")
+_IN_THIS_STUDY = re.compile(r"(?i)\s+(?:in|on|within|from)\s+(?:this|the|these|that)\s+(?:given\s+)?"
+                            r"(?:[\w\-]+\s+){0,2}?(?:images?|radiographs?|x-?rays?|scans?|films?|ct|mri|study|picture|photo(?:graph)?|"
+                            r"views?|slices?)\s*$")
 # "Only the liver and spleen are included": the organs named are all there is
 _ONLY = re.compile(r"(?i)\b(?:only|just|solely|exclusively)\b")
 

@@ -523,8 +523,11 @@ _SUPPOSED = re.compile(r"(?i)\b(?:would|could|might|if|unless|not|no|n't|rather\
 def _placed(text: str, item: Item, method: str, label: str | None) -> bool:
     """Whether the reading comes from where the reply puts its answer: its opening or its closing (``_PLACED``), or
     a lone letter in its first or last sentence, in the sentence it concludes with (:data:`_CONCLUDING_SENTENCE`)
-    or on a line of its own ("Most likely diagnosis\nC.")."""
+    or on a line of its own ("Most likely diagnosis\nC."), or a long reply's opening sentence that gives the same
+    answer, read alone and sure (:func:`_opens_with`)."""
     if method in _PLACED:
+        return True
+    if _opens_with(text, item, method, label):
         return True
     if method != "bare" or label is None or item.kind != "choice":
         return False
@@ -535,6 +538,41 @@ def _placed(text: str, item: Item, method: str, label: str | None) -> bool:
     # (not "Option D would be the default in a normal study, and this is not a normal study.": a letter supposed or
     # denied; hostile review of batches 90-91)
     return any(not _SUPPOSED.search(x) for x in held)
+
+
+# a heading of a few words on a line of its own before the answer ("### Short answer\n**Yes**, the image shows the
+# chest.", its marks already cleaned away)
+_OPENING_HEADING = re.compile(r"[ \t*_#>]*(?:[^\W\d_][\w\-']*[ \t]*){1,4}:?[ \t*_]*\n\s*")
+# the end of a reply's opening sentence: a full stop, "!" or "?" before a space, or a line break
+_OPENING_END = re.compile(r"[.!?](?=\s|\Z)|\n")
+#: an opening sentence longer than this is itself an explanation, not a stated answer
+_OPENING_WORDS = 30
+_SUPPOSING = re.compile(r"(?i)\b(?:would|could|might|if|unless|whether)\b")
+
+
+def _opens_with(text: str, item: Item, method: str, label: str | None) -> bool:
+    """Batch 112: whether a long reply opens with the answer it is read as, in a sentence that, read alone, gives that
+    answer sure ("### Short answer\n**Yes**, the image shows the chest.", "**Verdict: I agree with the physician — A,
+    left side.**", "Sim, há líquido livre no espaço de Morison."), then describes, weighs and recommends: a reading
+    from where the reply puts its answer, as a leading letter is, not a word found somewhere in a long text. Not a
+    yes or no read from the subject it names (a long reply that never says yes or no is explaining, SUBJECT_WORDS),
+    nor a reply in another language, whose body the doubts cannot read ("Sí, a primera vista parece haber un derrame
+    ... Sin embargo, ... Por lo tanto, no hay derrame pleural.": a hostile review of 9e8e215)."""
+    if label is None or method in _MARKED or method in ("question_subject", "language", "bare") \
+            or len(text.split()) <= LONG_WORDS:
+        return False  # (a lone letter has its own place, _placed)
+    rest = text.lstrip()
+    heading = _OPENING_HEADING.match(rest)
+    if heading is not None:
+        rest = rest[heading.end():]
+    end = _OPENING_END.search(rest)
+    opening = rest[:end.end()] if end is not None else rest
+    if not opening.strip(" \t\n*_#>.") or len(opening.split()) > _OPENING_WORDS or _SUPPOSING.search(opening):
+        return False  # (nor an answer supposed: "Option D would be the default in a normal study, and ...")
+    from probe_ui.reading.answers import extract  # the reader itself (it imports this module)
+
+    alone = extract(opening, item.kind, item.labels, item.options, question=item.question)
+    return alone.choice == label and alone.sure and alone.method != "question_subject"
 
 
 # what a doubt about the finding names instead of it ("Yes, there's a fracture. ... The line may be a nutrient
@@ -771,6 +809,8 @@ def _ends_otherwise(text: str, item: Item, label: str | None) -> bool:
         return False
     if any(start <= m.start() < end for start, end in runner_up_spans(t)):
         return False  # "First choice: B. Second choice: C.": the last answer named is ranked below the first
+    if _concludes_otherwise(t, item, label):
+        return True
     word = m.group(1)
     if item.kind == "yesno":
         other = {"yes": "no", "no": "yes"}.get(label.lower())
@@ -778,6 +818,20 @@ def _ends_otherwise(text: str, item: Item, label: str | None) -> bool:
     if item.kind == "choice" and len(word) == 1 and word.isupper() and word in item.letters:
         return item.letters[word] != label and not _SET_AGAINST.search(t[:m.start()])
     return _ends_in_other_text(t, item, label)
+
+
+def _concludes_otherwise(text: str, item: Item, label: str) -> bool:
+    """Whether the reply's last sentence opens as its conclusion ("Therefore, ...", "In summary, ...") and, read alone,
+    gives another answer than ``label`` ("Yes, at first glance there seems to be an effusion ... However, ... what
+    looked like effusion is a prominent pericardial fat pad. ... Therefore, there is no pleural effusion." read yes
+    from its opening)."""
+    sentences = _sentences(text)
+    if len(sentences) < 2 or not _CONCLUDING_SENTENCE.match(sentences[-1]):
+        return False
+    from probe_ui.reading.answers import extract  # the reader itself (it imports this module)
+
+    alone = extract(sentences[-1], item.kind, item.labels, item.options, question=item.question)
+    return alone.choice is not None and alone.choice != label
 
 
 # what may stand right before a closing answer: a clause boundary, or a copula or "answer" ("— elderly.", "so the

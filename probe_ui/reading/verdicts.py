@@ -58,6 +58,9 @@ _SELF_CORRECTION = re.compile(
     # before "looking closer" / "looking again"
     r"(?:(?<=-)[ \t]*(?:though|although)[ \t]+(?=looking\s+(?:again|more\s+closely|closer)\b))?"
     r"(?:wait(?:[ \t]*,?[ \t]*no(?=[ \t]*,))?|hold\s+on|" + CORRECTION_WORD + r"|(?:scratch|strike)\s+that|"
+    # batch 109: "No. Revision: The image includes the liver, spleen and both kidneys. ... Answer: Yes" (a heading, as
+    # "Correction:" is)
+    r"revision(?=[ \t]*[:\-\u2013\u2014])|"
     # batch 70: "No. Disregard that — the skull is dark and the CSF bright, so this is MRI, not CT. Yes." (opening its
     # sentence, "that" after it: not "disregard the artefact")
     r"(?:disregard|ignore)\s+(?:that|this|my\s+(?:last|previous|first)\s+answer)(?=[ \t]*[.,:;!\-\u2013\u2014])|"
