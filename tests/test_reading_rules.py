@@ -11433,9 +11433,116 @@ _NEAR_MISSES_FD68BDC = [
      'Is this patient male or female? (Answer with male or female)', 'male'),
 ]
 
+_NEAR_MISSES_6CE9D37 = [
+    # hostile review of fcfaf1a and 6ce9d37 (/tmp/review113): what an image does not show alone, a finding shown
+    # inside a question or a clause that rejects it, appearance idioms taken back, the Russian "ей", a quoted
+    # Japanese yes, a long reply whose body doubts or concludes against its opening
+    ('Yes, there is a pleural effusion. The lung fields are otherwise clear, the cardiomediastinal silhouette is '
+     'within normal limits, the bony thorax shows no destructive lesion, the soft tissues are unremarkable, and '
+     'the tubes and lines are appropriately positioned. Clinical correlation is recommended, and comparison with '
+     'any prior imaging would help to establish chronicity and guide further management by the treating team. '
+     "Honestly, though, I'm not at all sure about any of this: the blunting could just as well be pleural "
+     'thickening or a fat pad.',
+     'yesno', ('yes', 'no'),
+     (),
+     'Is there a pleural effusion? (please answer yes/no)', None),
+    ('Yes, there is a pleural effusion on the right. The lung fields are otherwise clear, the cardiomediastinal '
+     'silhouette is within normal limits, the bony thorax shows no destructive lesion, the soft tissues are '
+     'unremarkable, and the tubes and lines are appropriately positioned. Clinical correlation is recommended, and '
+     'comparison with any prior imaging would help to establish chronicity and guide further management by the '
+     "treating team. Therefore, there is no pleural effusion. I'd recommend an ultrasound if there is ongoing "
+     'doubt.',
+     'yesno', ('yes', 'no'),
+     (),
+     'Is there a pleural effusion? (please answer yes/no)', None),
+    ('Yes, there is a pleural effusion. The lung fields are otherwise clear, the cardiomediastinal silhouette is '
+     'within normal limits, the bony thorax shows no destructive lesion, the soft tissues are unremarkable, and '
+     'the tubes and lines are appropriately positioned. Clinical correlation is recommended, and comparison with '
+     'any prior imaging would help to establish chronicity and guide further management by the treating team. I '
+     "said yes above, but to be honest I can't distinguish an effusion from pleural thickening on a single frontal "
+     'view, so treat my answer as a guess.',
+     'yesno', ('yes', 'no'),
+     (),
+     'Is there a pleural effusion? (please answer yes/no)', None),
+    ('Yes, there is a pleural effusion. The lung fields are otherwise clear, the cardiomediastinal silhouette is '
+     'within normal limits, the bony thorax shows no destructive lesion, the soft tissues are unremarkable, and '
+     'the tubes and lines are appropriately positioned. Clinical correlation is recommended, and comparison with '
+     'any prior imaging would help to establish chronicity and guide further management by the treating team. In '
+     "summary, the findings are equivocal and I can't commit to yes or no without a lateral view.",
+     'yesno', ('yes', 'no'),
+     (),
+     'Is there a pleural effusion? (please answer yes/no)', None),
+    ("This isn't a scan of the brain alone: the orbits, sinuses and upper cervical spine are all included.",
+     'yesno', ('yes', 'no'),
+     (),
+     'Is this a scan of the brain? (please answer yes/no)', 'yes'),
+    ('This image does not show the pelvis.',
+     'yesno', ('yes', 'no'),
+     (),
+     'Does this image show the pelvis? (please answer yes/no)', 'no'),
+    ("The radiograph demonstrates that there isn't a fracture.",
+     'yesno', ('yes', 'no'),
+     (),
+     'Is there a fracture in this radiograph? (please answer yes/no)', 'no'),
+    ('The film shows that what looked like a fracture is a nutrient canal.',
+     'yesno', ('yes', 'no'),
+     (),
+     'Is there a fracture in this radiograph? (please answer yes/no)', 'no'),
+    ("Doesn't it demonstrate a fracture? It does - transverse, mid-shaft.",
+     'yesno', ('yes', 'no'),
+     (),
+     'Is there a fracture in this radiograph? (please answer yes/no)', 'yes'),
+    ("It doesn't just demonstrate a fracture; the fracture is displaced.",
+     'yesno', ('yes', 'no'),
+     (),
+     'Is there a fracture in this radiograph? (please answer yes/no)', 'yes'),
+    ('The study reveals a fracture? Not that I can see.',
+     'yesno', ('yes', 'no'),
+     (),
+     'Is there a fracture in this radiograph? (please answer yes/no)', 'no'),
+    ("Free of fracture on this view, but a scaphoid fracture can be occult - I'd repeat it in ten days.",
+     'yesno', ('yes', 'no'),
+     (),
+     'Is there a fracture in this radiograph? (please answer yes/no)', None),
+    ('There is an intact cortex without fracture.',
+     'yesno', ('yes', 'no'),
+     (),
+     'Is there a fracture in this radiograph? (please answer yes/no)', 'no'),
+    ('It looks that way, but on closer inspection the line is a skin fold: no pneumothorax.',
+     'yesno', ('yes', 'no'),
+     (),
+     'Is there a pneumothorax in this chest x-ray? (please answer yes/no)', 'no'),
+    ('It does look that way - until you notice the markings beyond the line. No pneumothorax.',
+     'yesno', ('yes', 'no'),
+     (),
+     'Is there a pneumothorax in this chest x-ray? (please answer yes/no)', 'no'),
+    ('Ей, судя по снимку, больше шестидесяти лет, так что нет, это не ребёнок.',
+     'yesno', ('yes', 'no'),
+     (),
+     'Is this a radiograph of a child? (please answer yes/no)', 'no'),
+    ('இல்லை என்று சொல்ல முடியாது; ஆம், எலும்பு முறிவு உள்ளது.',
+     'yesno', ('yes', 'no'),
+     (),
+     'Is there a fracture in this radiograph? (please answer yes/no)', 'yes'),
+    ('そうだがね、と言いたいけど、これはCTだがや。MRIではない。',
+     'yesno', ('yes', 'no'),
+     (),
+     'Is this an MRI? (please answer yes/no)', 'no'),
+    ('Hemangioma. The lung fields are otherwise clear, the cardiomediastinal silhouette is within normal limits, '
+     'the bony thorax shows no destructive lesion, the soft tissues are unremarkable, and the tubes and lines are '
+     'appropriately positioned. Clinical correlation is recommended, and comparison with any prior imaging would '
+     'help to establish chronicity and guide further management by the treating team. Though in fairness FNH looks '
+     "just the same on this single phase, and I couldn't separate them without hepatobiliary contrast.",
+     'choice', ('A', 'B', 'C', 'D', 'E'),
+     ('Simple cyst', 'Hemangioma', 'Hepatocellular carcinoma', 'Focal nodular hyperplasia', 'Abscess'),
+     'What is the hepatic lesion?', None),
+]
+
+
 @pytest.mark.parametrize("reply, kind, labels, options, question, meant",
                          [*_REVIEW_91, *_REVIEW_93, *_REVIEW_98, *_NEAR_MISSES_98_99, *_NEAR_MISSES_3AA43EA,
-                          *_NEAR_MISSES_7D438EA_DD14B8B, *_NEAR_MISSES_C3B4252_9E8E215, *_NEAR_MISSES_FD68BDC])
+                          *_NEAR_MISSES_7D438EA_DD14B8B, *_NEAR_MISSES_C3B4252_9E8E215, *_NEAR_MISSES_FD68BDC,
+                          *_NEAR_MISSES_6CE9D37])
 def test_near_misses_of_the_hostile_reviews_are_never_sure_and_wrong(reply: str, kind: str, labels: tuple[str, ...],
                                                                      options: tuple[str, ...], question: str,
                                                                      meant: str | None) -> None:
@@ -11580,9 +11687,22 @@ _REFUSALS_FD68BDC = [
      'Is this patient male or female? (Answer with male or female)', True),
 ]
 
+_REFUSALS_6CE9D37 = [
+    # hostile review of fcfaf1a and 6ce9d37: a one-word answer declined but given; a picture blamed beside a
+    # withdrawal
+    ("I'd rather not try to answer with just one word: it's female - breast shadows and a wide pelvis.",
+     'label', ('male', 'female'),
+     (),
+     'Is this patient male or female? (Answer with male or female)', False),
+    ("I can't tell from this picture whether there's fluid at the base. I'm no longer confident in my earlier yes.",
+     'yesno', ('yes', 'no'),
+     (),
+     'Is there a pleural effusion? (please answer yes/no)', True),
+]
+
 
 @pytest.mark.parametrize("reply, kind, labels, options, question, refusal",
-                         [*_REFUSALS_C3B4252_9E8E215, *_REFUSALS_FD68BDC])
+                         [*_REFUSALS_C3B4252_9E8E215, *_REFUSALS_FD68BDC, *_REFUSALS_6CE9D37])
 def test_refusal_flags_of_the_hostile_reviews(reply: str, kind: str, labels: tuple[str, ...],
                                               options: tuple[str, ...], question: str, refusal: bool) -> None:
     """The hostile reviews' refusal cases (reviews of c3b4252 and 9e8e215, and of fd68bdc): the flag is what a careful
@@ -12099,3 +12219,42 @@ def test_what_the_image_does_not_show_is_denied(reply: str, question: str, choic
 def test_a_long_reply_read_from_its_opening(reply: str, question: str, choice: str, sure: bool) -> None:
     answer = extract(reply, "yesno", ("yes", "no"), (), question=question)
     assert (answer.choice, answer.sure) == (choice, sure), answer
+
+
+@pytest.mark.parametrize("reply, kind, labels, options, question, choice, sure, refusal", [
+    # held-out batch 110: the image blamed, then a guess, in words the refusal phrases had missed (read sure)
+    ("The image is blurry and heavily compressed, so a reliable assessment is difficult. My best guess is no — the "
+     "cortices seem to line up across the fracture.", "yesno", ("yes", "no"), (), "Is the fracture displaced?", "no",
+     False, True),
+    ("Image quality suboptimal: motion artefact and only partial inclusion of the left hip. Interpretation limited.\n\n"
+     "Most likely: B. Right femur (displaced femoral neck fracture).", "choice", tuple("ABCD"),
+     ("Left femur", "Right femur", "Both femurs", "No fracture"), "Where is the fracture?", "B", False, True),
+    # held-out batch 110: "I'd rather not name a diagnosis" declines, and names none on the way
+    ("I'd rather not name a diagnosis from this image alone. The combination of headaches and visual obscurations in "
+     "a young woman with these MRI features raises concern for raised intracranial pressure of any cause, including "
+     "venous sinus thrombosis.", "choice", tuple("ABCDE"),
+     ("Idiopathic intracranial hypertension", "Cerebral venous sinus thrombosis", "Pituitary adenoma", "Migraine",
+      "Meningioma"), "What is the most likely diagnosis?", None, False, True),
+    # held-out batch 110: a hedge both ways is no decline
+    ("maybe, maybe not, cant say for sure", "yesno", ("yes", "no"), (), "Is this patient female?", None, False, False),
+    # held-out batch 110 (read no, unsure): a sonogram report's "No abnormality to report." and "No follow-up imaging"
+    # deny findings, not that it is an ultrasound
+    ("Technique: Transvaginal sonogram in the sagittal plane.\nUterus: anteverted.\n\nThe sector shape is "
+     "characteristic of this modality; there is nothing to suggest CT or MRI. No abnormality to report.\n\n"
+     "Recommendation\nNo follow-up imaging is needed.", "yesno", ("yes", "no"), (), "Is this an ultrasound image?",
+     "yes", False, False),
+    # held-out batch 111 (read B, unsure): of more than two options, the one denied ("I don't think this is a pleural
+    # effusion") is no answer, and the reply is read without that clause
+    ("The costophrenic angles are sharp and there's no meniscus, so I don't think this is a pleural effusion. What I "
+     "see is a patchy consolidation with air bronchograms in the right lower zone, which fits pneumonia — C.", "choice",
+     tuple("ABCD"), ("Pneumothorax", "Pleural effusion", "Pneumonia", "Atelectasis"),
+     "What is the most likely diagnosis?", "C", True, False),
+    ("I don't think this is a pleural effusion.", "choice", tuple("ABCD"),
+     ("Pneumothorax", "Pleural effusion", "Pneumonia", "Atelectasis"), "What is the most likely diagnosis?", "B",
+     False, False),
+])
+def test_batches_110_111_declines_hedges_and_denied_declarations(reply: str, kind: str, labels: tuple[str, ...],
+                                                                 options: tuple[str, ...], question: str,
+                                                                 choice: str | None, sure: bool, refusal: bool) -> None:
+    answer = extract(reply, kind, labels, options, question=question)
+    assert (answer.choice, answer.sure, answer.refusal) == (choice, sure, refusal), answer

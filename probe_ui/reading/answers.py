@@ -443,7 +443,8 @@ _CANNOT_ASSESS = re.compile(r"(?i)\b(?:unable\s+to|(?:am|is|are|'m|'re)\s+not\s+
                             # batch 108: "I'd prefer not to answer this one. ... breast shadows ... mimicked in men by
                             # gynaecomastia" ("male" read from "men")
                             # batch 112: "I'd rather not try to answer whether this patient is female ..."
-                            r"|\bi(?:'d|\s+would)\s+(?:prefer|rather)\s+not\s+(?:to\s+)?(?:try\s+to\s+)?answer\b"
+                            r"|\bi(?:'d|\s+would)\s+(?:prefer|rather)\s+not\s+(?:to\s+)?(?:try\s+to\s+)?(?:answer|name)\b"
+                            r"(?!\s+(?:with|in)\s+(?:just\s+)?(?:one|a\s+single)\s+word)"
                             r"|\bplease\s+(?:provide|send|upload|share)\s+(?:the\s+|a\s+)?[\w\- ]{0,30}?\bagain\b")
 # ... and answers anyway ("If forced to choose: yes", "I'd lean towards yes", "Going on what's visible, ...")
 _ANSWERS_ANYWAY = re.compile(r"(?i)\b(?:if\s+(?:i'm\s+|i\s+am\s+)?(?:forced|pressed)|i'd\s+lean|lean(?:ing)?\s+towards|"
@@ -667,6 +668,18 @@ def extract(text: str, kind: str, labels: Sequence[str], options: Sequence[str] 
         other = [lb for _, lb in item.option_map if lb != label]
         if len(other) == 1:
             return Answer(other[0], "negated_option", invalid=False, refusal=refusal, sure=False)
+    if kind == "choice" and method == "declaration" and len(item.option_map) > 2 and not refusal \
+            and declaration_denied(clean, item):
+        # batch 111: "..., so I don't think this is a pleural effusion. What I see is a patchy consolidation ..., which
+        # fits pneumonia — C.": of more options, the one denied is no answer where the reply, read without that
+        # clause, names another (alone, "I don't think it is erythema migrans.", the denied one stays its best guess,
+        # never sure)
+        at = last_declaration(clean, item).at
+        start = max((m.end() for m in SENTENCE_END.finditer(clean, 0, at)), default=0)
+        end = re.compile(r"[,;:.!?\n\u2013\u2014]").search(clean, at)  # (the denied clause only)
+        found, how = _read(mask_spans(clean, [(start, end.start() if end else len(clean))]), item, refusal, suggested)
+        if found not in (None, label) and how != "ambiguous":
+            label, method = found, how
     if kind == "choice" and (method in ("none", "out_of_range", "synonym") or method in _BY_MENTION):
         # batch 70: "Prelim read for the ED: **D** — nothing to localise. Lung markings run out to the chest wall on
         # both sides, ...": the bold letter that opens the reply after a heading is its answer (marked so), not an
@@ -1252,7 +1265,7 @@ _LEFT_BETWEEN = re.compile(r"(?i)\bi\s+(?:honestly\s+|really\s+|still\s+)?(?:can
                            # I'd leave it to MRI of the whole femur, ... and, ultimately, a biopsy."
                            r"|\bi\s+(?:don't|do\s+not)\s+think\s+(?:the|this)\s+(?:image|film|scan|photo(?:graph)?|picture)"
                            r"\s+allows\s+(?:a\s+)?(?:(?:confident|reliable|clear|firm)\s+)?distinction\s+between\s+"
-                           r"(?:them|those\s+two|these\s+two|the\s+two)\b"
+                           r"(?:them|those\s+two|these\s+two|the\s+two)\b(?![^.;!?\n]*\bbut\b)"
                            r"|\A\W*(?:so\s+)?between\s+(?:them|those|these|the)(?:\s+(?:two|three))?,?\s+i(?:'d|\s+would)\s+"
                            r"leave\s+it\s+to\b"
                            r"|" + WEIGHED_BY_NAME)

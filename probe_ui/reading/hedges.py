@@ -42,7 +42,13 @@ HEDGE = re.compile(
     r"confidence\"\s*:\s*0?\.[0-4]\d*(?![\d.])|"
     # batch 19: not a posture ("pain eased by leaning forward")
     r"lean(?:s|ing)?(?!\s+(?:forwards?|backwards?|back|over|against|on)\b)|not\s+(?:entirely\s+|completely\s+|"
-    r"fully\s+|100\s*%\s+)?(?:sure|certain|confident)|unsure|uncertain|unclear|(?:cannot|can't)\s+"
+    r"fully\s+|100\s*%\s+|at\s+all\s+)?(?:sure|certain|confident)|unsure|uncertain|unclear|"
+    # a review of 6ce9d37: "I'm not at all sure about any of this: the blunting could just as well be pleural
+    # thickening", "the findings are equivocal and I can't commit to yes or no", "so treat my answer as a guess"
+    # (the findings called equivocal, not a recommendation's "CT or MRI if the fracture line is equivocal")
+    r"(?:could|may|might)\s+(?:just\s+)?as\s+well\s+be|(?:findings|appearances?|features)\s+(?:are|is|remain)\s+"
+    r"equivocal|(?:cannot|can't)\s+commit|"
+    r"(?:answer|reading|call)\s+as\s+a\s+guess|(?:cannot|can't)\s+"
     # batch 10: "can't fully exclude", "cannot be completely excluded"
     r"(?:(?:fully|completely|entirely|totally|confidently|definitely)\s+)?(?:exclude|rule\s+out)|"
     r"(?:cannot|can't)\s+be\s+(?:(?:fully|completely|entirely|totally|confidently|definitely)\s+)?"

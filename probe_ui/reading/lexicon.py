@@ -1180,6 +1180,11 @@ _ADDRESSING = frozenset({"haan", "haanji", "haan ji", "nahi", "nahin", "nahin ji
 _ADDRESSED = re.compile(r"(?i)[ \t]+(?:bhai|bhaiya|yaar|yar|bhidu|dost|boss|bro|behen)\b")
 
 
+# letters and marks of Church Slavonic that Russian does not write: its own vowels, and the accents and breathings
+_CHURCH_SLAVONIC = re.compile("[\u0454\u0463\u0467\u046b\u046f\u0471\u0473\u0475\u0456\u0457\ua64b\u0461"
+                              "\u0483-\u0489\u0486\u0301\u0300]")
+
+
 def _other_sense(word: str, rest: str) -> bool:
     """A yes/no word that runs on into a sentence in another sense: Spanish "si ..." (if), Tagalog "hindi" that is
     the language's name ("Hindi speakers ...", batch 15; "Hindi, ..." and "Hindi po" are no), the words of
@@ -1191,6 +1196,12 @@ def _other_sense(word: str, rest: str) -> bool:
         return True  # "Haan bhai, fracture toh nahi hai" (yes, brother, there's no fracture): agrees with a person
     if w == "si":
         return re.match(r"\s+\w", rest) is not None
+    if re.match(r"[ \t]*[\u3001,]?[ \t]*と(?:は)?(?:言|い[いうえ])", rest):
+        return True  # a review of 6ce9d37: "そうだがね、と言いたいけど、これはCTだがや。" (I'd like to say yes, ...)
+    if w == "ей" and not _CHURCH_SLAVONIC.search(rest):
+        # a review of 6ce9d37: "Ей, судя по снимку, больше шестидесяти лет, ..." (Russian: she is, judging by the film,
+        # over sixty): the Church Slavonic yea only where the words after it are written so ("Ей, є҆́сть.")
+        return True
     # batch 47: the Devanagari danda ("नङा।") is a full stop; batch 103: the Armenian marks (emphasis "Այո՛,",
     # exclamation, full stop) are marks (not its comma: "Ոչ՝ միայն ..." is "not only ...")
     return w in _ONLY_BEFORE_A_MARK and re.match(r"\s*(?:[,.!;:\u0964\u0965\u055b\u055c\u0589]|-+\s|\Z)",
@@ -1207,6 +1218,8 @@ def _other_sense(word: str, rest: str) -> bool:
 # "dili", "wala" (also "not", "none" inside a sentence), Khmer "ទេ" (also a closing particle)
 _ONLY_BEFORE_A_MARK = frozenset({"hindi", "nei", "не", "nahi", "nahin", "po", "jo", "ez", "le", "ոչ", "cha", "тийм",
                                  "ей", "آہو",
+                                 # a review of 6ce9d37: "இல்லை என்று சொல்ல முடியாது" (one can't say no)
+                                 "இல்லை",
                                  "haa", "maya", "ae", "kao", "ewe", "oo", "dili", "wala",
                                  # batch 25-26: Turkmen, Kinyarwanda, Samoan, Igbo, Javanese, Malagasy, Tatar, Tajik
                                  "hawa", "yego", "ioe", "ee", "iya", "eny", "ҳа", "oya", "leai", "mba",

@@ -13,8 +13,8 @@ from probe_ui.reading import lexicon, overlap, synonyms
 from probe_ui.reading.cleaning import WORD
 from probe_ui.reading.options import KEYWORD_STOP
 
-# the finding denied where it is named: "without fracture", "no evidence of a fracture", "free of effusion"
-_FINDING_DENIED = re.compile(r"(?i)\b(?:without|no|nor|free\s+of|absence\s+of|negative\s+for)\s+"
+# the finding denied where it is named: "without fracture", "no evidence of a fracture"
+_FINDING_DENIED = re.compile(r"(?i)\b(?:without|no|nor|negative\s+for)\s+"
                              r"(?:(?:any|an?|the|evidence\s+of|signs?\s+of|acute|obvious|definite|visible|displaced)\s+)"
                              r"{0,3}([^\W\d_][\w\-]*)")
 # A question that asks whether a finding is there: ProbMed's "Is <finding> present in ...?", "Does this ... show
@@ -27,7 +27,9 @@ PRESENCE_QUESTION = re.compile(
 _PRED = r"(?:present|seen|visible|identified|detected|evident|noted|observed|appreciated|demonstrated|visuali[sz]ed|" \
         r"apparent|see|show|demonstrate|depict|reveal)"  # (a review of batch 112: "doesn't demonstrate any fracture")
 _ABSENT = re.compile(
-    r"(?i)\b(?:not|never)\s+(?:[\w\-]+\s+){0,2}?" + _PRED + r"\b|n't\s+(?:[\w\-]+\s+){0,2}?" + _PRED + r"\b"
+    # (not "doesn't just demonstrate", more than that, nor "Doesn't it demonstrate ...?": a review of 6ce9d37)
+    r"(?i)\b(?:not|never)\s+(?!(?:just|only|merely|simply)\b)(?:[\w\-]+\s+){0,2}?" + _PRED + r"\b"
+    r"|n't\s+(?!(?:just|only|merely|simply|it|they|this|that)\b)(?:[\w\-]+\s+){0,2}?" + _PRED + r"\b"
     r"|\bnone\b|\bnothing\b|\babsen(?:t|ce)\b|\bunremarkable\b|\bwithout\s+(?:any\s+)?(?:evidence|signs?)\b"
     r"|\A\W*not\b(?!\s+only\b)"  # a reply opening with "Not": "Not in the left lung."
     # a space that holds no fluid: "The peritoneal cavity is dry."
@@ -41,7 +43,10 @@ _PRESENT = re.compile(r"(?i)\b(?:present|seen|visible|identified|detected|eviden
                       r"|\bthere\s+(?:is|are)\b(?!\s+(?:no|not|none|nothing)\b)|\bI\s+(?:can\s+)?see\b(?!\s+(?:no|none|nothing)\b)")
 # what the image shows, where the finding asked follows in its sentence ("The radiograph demonstrates a fracture.", once
 # read from "radiograph", the study asked of; not "The image ... only shows a narrow strip")
-_SHOWS = re.compile(r"(?i)\b(?:shows|demonstrates|reveals|depicts)\b(?!\s+(?:no|not|none|nothing)\b)([^.;!?\n]*)")
+# (a review of 6ce9d37: not "shows that what looked like a fracture is a nutrient canal", nor in a question, "The study
+# reveals a fracture? Not that I can see.")
+_SHOWS = re.compile(r"(?i)\b(?:shows|demonstrates|reveals|depicts)\b(?!\s+(?:no|not|none|nothing|that|what|whether|if|"
+                    r"how)\b)((?:\s+[\w\-]+){1,5})(?![^.;!\n]*\?)")
 PRESENCE_UNSURE = re.compile(
     r"(?i)\b(?:whether|if|unclear|uncertain|unsure|sure|cannot|can't|unable|possibl[ey]|maybe|perhaps|may|might|"
     r"could|difficult)\b"

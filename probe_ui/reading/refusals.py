@@ -309,9 +309,12 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
                 r"|\bi(?:'ll|'d)\s+(?:respectfully\s+)?(?:decline\s+to|refrain|abstain)\b"
                 # batch 102: "I'm going to decline to label this person's sex from the image."
                 r"|\bi(?:'m|\s+am)\s+going\s+to\s+(?:respectfully\s+)?decline\b|\bi\s+(?:respectfully\s+)?decline\s+to\b"
-                # batch 112: "I'd rather not try to answer whether this patient is female from the image."
-                r"|\bi(?:'d|\s+would)\s+rather\s+not\s+(?:try\s+to\s+)?(?:commit|answer|say|guess|speculate|choose|pick|"
-                r"decide|"
+                # batch 112: "I'd rather not try to answer whether this patient is female from the image."; batch
+                # 110: "I'd rather not name a diagnosis from this image alone."
+                r"|\bi(?:'d|\s+would)\s+rather\s+not\s+(?:try\s+to\s+)?"
+                # (not "I'd rather not try to answer with just one word: it's female - ...", a review of 6ce9d37)
+                r"(?!answer\s+(?:with|in)\s+(?:just\s+)?(?:one|a\s+single)\s+word)"
+                r"(?:commit|answer|say|guess|speculate|choose|pick|decide|name|"
                 # batch 47: "I'd rather not confirm or contest the physician's answer here: ..."
                 r"confirm|contest|"
                 # batch 16: "I'd rather not offer a diagnosis for a rash from a single photograph"
@@ -1069,7 +1072,15 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
      r"|\b" + _IMAGE + r"\s+is\s+cut\s+off\b[^.!?\n]{0,80}?,?\s+so\s+i\s+can\s+only\s+see\b"
      r"|\b" + _IMAGE + r"\s+is\s+(?:very\s+|too\s+|quite\s+)?" + _FAULT + r"\s*,?\s+so\s+(?:it's\s+|it\s+is\s+)?hard\s+"
      r"to\s+see\b"
-     r"|\b(?:image|picture)\s+quality\s+is\s+poor\b[^\n]{0,60}?\binterpretation\s+(?:is\s+)?limited\b",
+     r"|\b(?:image|picture)\s+quality\s+is\s+poor\b[^\n]{0,60}?\binterpretation\s+(?:is\s+)?limited\b"
+     # batch 110: "Image quality suboptimal: motion artefact and only partial inclusion of the left hip.
+     # Interpretation limited.", "The image is blurry and heavily compressed, so a reliable assessment is difficult."
+     r"|\b(?:image|picture)\s+quality\s+(?:is\s+)?(?:suboptimal|poor|limited|degraded)\b[^\n]{0,120}?"
+     r"\binterpretation\s+(?:is\s+)?limited\b"
+     r"|\b" + _IMAGE + r"\s+is\s+(?:very\s+|too\s+|quite\s+|heavily\s+)?(?:" + _FAULT + r"|compressed)"
+     r"(?:\s+and\s+(?:very\s+|too\s+|quite\s+|heavily\s+)?(?:" + _FAULT + r"|compressed))?\s*,?\s+so\s+(?:a\s+|any\s+)?"
+     r"(?:reliable|confident|accurate|definitive|proper)\s+(?:assessment|read(?:ing)?|interpretation|evaluation)\s+"
+     r"is\s+(?:difficult|hard|not\s+possible|impossible|limited)\b",
      "picture very dark so not sure, i think yes its displaced"),
     # batch 30: Hungarian "Sajnos nem látom a csatolt képet, kérem, töltse fel újra." (I don't see the attached
     # image, please upload it again)
@@ -1220,7 +1231,10 @@ _PATTERNS: tuple[re.Pattern[str], ...] = tuple(re.compile(p, re.IGNORECASE) for 
 # batch 10: the reply read the image and found the findings fit two answers equally ("A granuloma and a hamartoma are
 # both possible here; ... no clear pattern either way. I cannot say whether the physician is right."): its "cannot
 # say" is a hedge on what it saw, not a decline, when nothing else declines and the image is not spoken of
-_EQUIVOCAL = re.compile(r"(?i)\b(?:both|either)\s+(?:are\s+|is\s+|seem\s+|remain\s+)?(?:equally\s+)?"
+_EQUIVOCAL = re.compile(r"(?i)"
+                        # batch 110: "maybe, maybe not, cant say for sure" (a hedge both ways, no decline)
+                        r"\bmaybe[ \t]*[,.;]?[ \t]*maybe\s+not\b|"
+                        r"\b(?:both|either)\s+(?:are\s+|is\s+|seem\s+|remain\s+)?(?:equally\s+)?"
                         r"(?:possible|plausible)\b|\beither\s+way\b|\bequally\s+(?:likely|possible|plausible)\b"
                         # batch 107: "The growth plates are open, which fits B, but the ossification centres are small
                         # enough that D is possible too. I can't tell you confidently which one it is."
@@ -1407,7 +1421,8 @@ _TWO_READINGS = re.compile(r"(?i)\b(?:could|might|may)\s+be\s+[^.;!?\n]{1,80}?\b
 # ... unless the reply says the images are what it cannot tell from (batch 91: "Honestly, I can't tell from these two
 # images whether it's stable or aggravating.")
 _FROM_THE_IMAGES = re.compile(r"(?i)\b(?:from|on|with)\s+(?:these|this|the|those)\s+(?:two\s+|single\s+|still\s+)?"
-                              r"(?:images?|films?|scans?|photos?|photographs?|views?|radiographs?)\b")
+                              r"(?:images?|films?|scans?|photos?|photographs?|views?|radiographs?|pictures?|x-?rays?|"
+                              r"study|studies|mri|ct|ultrasound|upload)\b")
 # batches 112-113: the reply's own answer said no longer held ("I can't tell whether this is one hip or both. I'm not
 # confident in B anymore."): a withdrawal, not a decline, unless it says the image is what it cannot tell from ("I
 # honestly can't tell from this still image whether ..., so I'm no longer confident in calling it either solid or

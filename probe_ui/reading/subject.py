@@ -377,6 +377,8 @@ def asked_values(question: str) -> set[tuple[str, str]]:
     return asked
 
 
+# what is denied is that the value is all there is: "not ... the brain alone", "not the pelvis in isolation"
+_NOT_ALONE = re.compile(r"(?i)[ \t]+(?:alone|only|in\s+isolation|by\s+itself|exclusively|as\s+such)\b")
 # the study a question is asked of, closing it ("... in this radiograph", "... on the given chest x-ray")
 _IN_THIS_STUDY = re.compile(r"(?i)\s+(?:in|on|within|from)\s+(?:this|the|these|that)\s+(?:given\s+)?"
                             r"(?:[\w\-]+\s+){0,2}?(?:images?|radiographs?|x-?rays?|scans?|films?|ct|mri|study|picture|photo(?:graph)?|"
@@ -480,6 +482,10 @@ def answer_from_subject(reply: str, question: str) -> str | None:
                                                                          or _DENIED_AFTER.match(reply, end)
                                                                          or _PLACED_BEYOND.search(before))) \
             or (cat == "side" and finding_asked and bool(_CALLED_CLEAR.match(reply, end)))
+        if neg and _NOT_ALONE.match(reply, end):
+            # a review of 6ce9d37: "This isn't a scan of the brain alone: the orbits ... are included": not only the
+            # brain, so the brain too
+            neg = False
         if _A_KIND.fullmatch(before) and _KIND_DEFINED.match(reply, end):
             continue  # batch 27: "...: a sagittal slice has its row direction along ...": what any such image is
         if neg and cat in ("region", "organ") and _MODIFIER_DENIED.search(before) and _HEAD_NOUN.match(reply, end):

@@ -548,6 +548,12 @@ _OPENING_END = re.compile(r"[.!?](?=\s|\Z)|\n")
 #: an opening sentence longer than this is itself an explanation, not a stated answer
 _OPENING_WORDS = 30
 _SUPPOSING = re.compile(r"(?i)\b(?:would|could|might|if|unless|whether)\b")
+# what in the body after an opening answer says it may as well be another ("looks just the same", "I couldn't separate
+# them", "indistinguishable", "equally likely")
+_BODY_DOUBT = re.compile(r"(?i)\b(?:looks?|appears?)\s+(?:just|exactly|much)\s+the\s+same\b|\bindistinguishable\b|"
+                         r"\b(?:can't|cannot|can\s+not|couldn't|could\s+not)\s+(?:really\s+|reliably\s+)?"
+                         r"(?:separate|distinguish|tell\s+(?:them\s+)?apart|differentiate)\b|\bequally\s+(?:likely|possible|"
+                         r"plausible)\b|\bjust\s+as\s+(?:likely|well\s+be)\b|\bno\s+way\s+to\s+(?:tell|distinguish)\b")
 
 
 def _opens_with(text: str, item: Item, method: str, label: str | None) -> bool:
@@ -571,6 +577,8 @@ def _opens_with(text: str, item: Item, method: str, label: str | None) -> bool:
         return False  # (nor an answer supposed: "Option D would be the default in a normal study, and ...")
     from probe_ui.reading.answers import extract  # the reader itself (it imports this module)
 
+    if _BODY_DOUBT.search(text, len(text) - len(rest) + len(opening)):
+        return False  # a review of 6ce9d37: "Hemangioma. ... FNH looks just the same ..., and I couldn't separate them"
     alone = extract(opening, item.kind, item.labels, item.options, question=item.question)
     return alone.choice == label and alone.sure and alone.method != "question_subject"
 
@@ -607,13 +615,18 @@ def _answering_sentences(text: str, item: Item, method: str, label: str | None) 
 
     def answering(x: str) -> bool:
         return (item.kind != "yesno" and bool(named_in(x, item))) or bool(asked and finding_stems(x) & asked) \
-            or (item.kind == "yesno" and re.match(r"(?i)[\W_]*(?:yes|no)\b", x) is not None)
+            or (item.kind == "yesno" and re.match(r"(?i)[\W_]*(?:yes|no)\b", x) is not None) \
+            or _OWN_ANSWER.search(x) is not None
 
     kept = [x if x is held or _ANOTHER_EXPLANATION.search(x) or _EQUALLY.search(x) else _answering_clauses(x, answering)
             for x in sentences if x is held or answering(x) or _ANOTHER_EXPLANATION.search(x) or _EQUALLY.search(x)]
     return "\n".join(kept)
 
 
+# what speaks of the reply's own answer ("so treat my answer as a guess", "I'm not at all sure about any of this", "I
+# said yes above, but ..."): a hedge there is about the answer, wherever it stands (a review of 6ce9d37)
+_OWN_ANSWER = re.compile(r"(?i)\b(?:my|this|that)\s+(?:answer|reading|call|impression|assessment)\b|"
+                         r"\bany\s+of\s+this\b|\bi\s+said\s+(?:yes|no)\b|\b(?:commit\s+to|give\s+you)\s+(?:a\s+)?yes\s+or\s+no\b")
 # where a sentence's clauses part: a mark, a dash, a bracket, or a word that opens a clause of its own
 _CLAUSE_MARK = re.compile(r"[,;:()\u2013\u2014]|\s-\s|\b(?=(?:which|while|whereas|but|although|though|given)\b)",
                           re.IGNORECASE)
@@ -826,12 +839,19 @@ def _concludes_otherwise(text: str, item: Item, label: str) -> bool:
     looked like effusion is a prominent pericardial fat pad. ... Therefore, there is no pleural effusion." read yes
     from its opening)."""
     sentences = _sentences(text)
-    if len(sentences) < 2 or not _CONCLUDING_SENTENCE.match(sentences[-1]):
+    if len(sentences) < 2:
         return False
     from probe_ui.reading.answers import extract  # the reader itself (it imports this module)
 
-    alone = extract(sentences[-1], item.kind, item.labels, item.options, question=item.question)
-    return alone.choice is not None and alone.choice != label
+    # (the last, or the one before a closing recommendation: "Therefore, there is no pleural effusion. I'd recommend
+    # an ultrasound if there is ongoing doubt.", a review of 6ce9d37)
+    for closing in reversed(sentences[-2:] if len(sentences) > 2 else sentences[-1:]):
+        alone = extract(closing, item.kind, item.labels, item.options, question=item.question)
+        if _CONCLUDING_SENTENCE.match(closing) and alone.choice not in (None, label) and alone.sure:
+            return True  # (read sure: not "IMPRESSION: No acute disease." to "Is this a lateral view?")
+        if alone.choice is not None:
+            return False  # (the last sentence answers: "IMPRESSION: No acute abdominal abnormality.\n\nYes.")
+    return False
 
 
 # what may stand right before a closing answer: a clause boundary, or a copula or "answer" ("— elderly.", "so the

@@ -179,6 +179,8 @@ def leading_word(text: str, item: Item) -> str | None:
         m = phrase_regex(word, suffix=item.kind == "label").match(t)
         if m and word in CLAUSE_OPENERS and not re.match(r"[ \t]*(?:[.,;:!\n\-\u2013\u2014]|\Z)", t[m.end():]):
             continue  # "Looks like it is a CT": what it looks like follows, not an answer
+        if m and word in CLAUSE_OPENERS and "look" in word and _TAKEN_BACK.match(t, m.end()):
+            continue  # a review of 6ce9d37: "It looks that way, but on closer inspection the line is a skin fold"
         if m and word in MARKED_OPENERS and not re.match(r"[ \t]*(?:[.,;:!\n\-\u2013\u2014]|\Z)", t[m.end():]):
             continue  # batch 68: "Y. CSF bright." is yes; "N of 3 ..." is no answer
         if m and word.casefold() == "nay" and re.match(r"[ \t]*[,;:\-\u2013\u2014]+[ \t]*(?:worse|even|rather|better|"
@@ -658,6 +660,12 @@ def question_words(question: str) -> tuple[str, ...]:
     return tuple(overlap.stem(w) for w in re.findall(r"[^\W\d_][\w\-]*", question) if len(w) > 3)
 
 
+# the words a question frames what it asks with, and its instruction ("Is this an ultrasound image? (please answer
+# yes/no)")
+# what an appearance granted at the opening is then taken back by ("It looks that way, but ...", "It does look that
+# way - until you notice ...")
+_TAKEN_BACK = re.compile(r"(?i)[ \t]*[,;:\-\u2013\u2014]*[ \t]*(?:but|until|though|although|however|yet|except)\b")
+_FRAMING = frozenset(overlap.stem(w) for w in ("image", "images", "picture", "please", "answer", "this"))
 # a "no" before a noun phrase ("there's no pre-contrast series", "carries no sequence label")
 _NO_BEFORE_NOUN = re.compile(r"(?i)\b(no)[ \t]+(?=[^\W\d_])")
 
@@ -707,10 +715,15 @@ def described_absences(text: str, item: Item) -> list[tuple[int, int]]:
         # reply that answers it by the subject it names, every "no" before other words denies something the question
         # does not ask ("CT of the abdomen. No free fluid.", "Axial CT of the abdomen, no free fluid."); "ct head,
         # axial, no contrast" to "... given contrast?" still denies what it asks
-        terms = question_words(item.question)
+        # (not its framing words: "No follow-up imaging is needed" denies no image; batch 110)
+        terms = tuple(x for x in question_words(item.question) if x not in _FRAMING)
         first = text.lstrip().split("\n", 1)[0]
         if subject.answer_from_subject(text, item.question) is not None or (
-                first != text and subject.answer_from_subject(first, item.question) is not None):
+                first != text and subject.answer_from_subject(first, item.question) is not None) or any(
+                subject.answer_from_subject(x, item.question) is not None
+                for x in re.split(r"(?<=[.!?\n])\s+", text[:1500])[:8] if x not in (text, first)):
+            # batch 110: or in one of its first sentences ("- Technique: Transvaginal sonogram in the sagittal plane,
+            # ...", then "there is nothing to suggest CT or MRI. No abnormality to report.", whose "No" had read no)
             # batch 90: a long report that names what the image is in its first line ("**Modality:** Transabdominal
             # grayscale ultrasound, ...", "### Axial FLAIR MRI of the brain") and lists its findings' absences after
             pattern = _NO_BEFORE_NOUN
