@@ -12258,3 +12258,28 @@ def test_batches_110_111_declines_hedges_and_denied_declarations(reply: str, kin
                                                                  choice: str | None, sure: bool, refusal: bool) -> None:
     answer = extract(reply, kind, labels, options, question=question)
     assert (answer.choice, answer.sure, answer.refusal) == (choice, sure, refusal), answer
+
+
+@pytest.mark.parametrize("reply, kind, labels, options, question, choice, sure, refusal", [
+    # held-out batch 115: an option's lone letter closing a reply a general "involves" made look general
+    ("Cytotoxic. The restricted diffusion involves grey and white matter together within an arterial territory — the "
+     "pattern of an acute infarct. B.", "choice", ("A", "B"), ("Vasogenic edema", "Cytotoxic edema"),
+     "Does this image show vasogenic or cytotoxic edema?", "B", True, False),
+    ("Cytotoxic edema involves grey and white matter.", "choice", ("A", "B"), ("Vasogenic edema", "Cytotoxic edema"),
+     "Does this image show vasogenic or cytotoxic edema?", None, False, False),
+    # held-out batch 115 (read yes): Japanese "はない", the topic denied (Tosa "骨折はないぜよ", there is no fracture)
+    ("骨折はないぜよ。骨はまっこときれいにつながっちゅう。", "yesno", ("yes", "no"), (),
+     "Is there a fracture in this radiograph?", "no", True, False),
+    # held-out batch 115: an answer doubted on a second look, nothing lacking named: a withdrawal, no decline (the
+    # image blamed there declines)
+    ("Yes, this is a lateral view.\nOn re-review, the projection may instead be oblique: the sternum and the posterior "
+     "ribs are not superimposed. The view cannot be determined with confidence.", "yesno", ("yes", "no"), (),
+     "Is this a lateral view?", None, False, False),
+    ("Yes, lateral. On re-review, the image is too blurry; the view cannot be determined with confidence.", "yesno",
+     ("yes", "no"), (), "Is this a lateral view?", None, False, True),
+])
+def test_batch_115_letters_japanese_denials_and_second_looks(reply: str, kind: str, labels: tuple[str, ...],
+                                                             options: tuple[str, ...], question: str,
+                                                             choice: str | None, sure: bool, refusal: bool) -> None:
+    answer = extract(reply, kind, labels, options, question=question)
+    assert (answer.choice, answer.sure, answer.refusal) == (choice, sure, refusal), answer

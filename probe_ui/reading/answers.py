@@ -1647,8 +1647,10 @@ def _read_choice(clean: str, item: Item, decl: Found, out_of_range: bool, refusa
         # (batch 101: nor the escape option a general fact gives: "there is no left middle lobe, the left lung only has
         # two lobes" to a question about the left middle lobe states its incorrect premise)
         if method not in ("bare", "leading", "escape_option") \
-                and not (method == "final_verdict" and _LETTER_CLOSES.search(clean)) \
+                and not (method == "final_verdict" and _LETTER_CLOSES.search(clean)) and letters != [label] \
                 and not _opens_with_answer(clean, item, label) and lexicon.generic_statement(clean):
+            # (batch 115: not where the option's letter stands alone in it, "Cytotoxic. The restricted diffusion
+            # involves grey and white matter together ... B.": a general "involves" in a reply that answers)
             return None, "none"  # "Melanoma is the most dangerous skin cancer, and benign nevi are common."
         return label, method
 

@@ -124,6 +124,8 @@ GLOSSES: dict[str, dict[str, str]] = {
         "脾腫": "splenomegaly", "あり": "present", "なし": "absent", "所見": "findings",
         # batch 94: "...を示す所見はありません" (there are no findings that show ...), not "present"
         "ありません": "absent",
+        # batch 115: Tosa "骨折はないぜよ。" (there is no fracture; "はない", the topic denied, in every dialect)
+        "はない": " absent",
     },
     "zh": {
         "我同意": "I agree", "同意": "agree", "医生的": "physician's", "医师的": "physician's", "医生": "physician",

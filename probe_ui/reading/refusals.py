@@ -1409,6 +1409,9 @@ _WITHDRAWN_ON_REVIEW = re.compile(r"(?is)(?:\A[\W_]*|\b(?:initial|first|original
                                   r"\bdistinguish\s+between\b[^.!?\n]{1,80}?\band\b|\byes\s+or\s+no\b)")
 
 
+# a second look at the reply's own answer, opening a sentence ("On re-review, ...", "On second look, ...")
+_REVIEWED_AGAIN = re.compile(r"(?i)(?:\A|[.!?\n])[ \t*_]*on\s+(?:re-?review|second\s+look|a\s+second\s+look|"
+                             r"closer\s+look|further\s+review)\s*[,:]")
 # the reply takes back an answer of its own: a withdrawal, not a decline
 _WITHDRAWS_OWN = re.compile(r"(?i)\bI(?:'m|\s+am)\s+withdrawing\s+my\b|\bI(?:'ll|\s+will)?\s+withdraw\s+my\b")
 
@@ -1447,6 +1450,11 @@ def is_refusal(text: str) -> bool:
         return False
     if _NO_LONGER_CONFIDENT.search(t) and not _FROM_THE_IMAGES.search(t) \
             and refusal_names(t) <= {"cannot-be-determined", "cannot-decide"}:
+        return False
+    if _REVIEWED_AGAIN.search(t) and not _FROM_THE_IMAGES.search(t) and not _BLAMED.search(t) \
+            and refusal_names(t) <= {"cannot-be-determined"}:
+        # batch 115: "Yes, this is a lateral view.\nOn re-review, the projection may instead be oblique: ... The view
+        # cannot be determined with confidence.": an answer doubted on a second look, nothing it lacks named
         return False
     if _WITHDRAWS_OWN.search(t):
         return False  # batch 88: "... I'm withdrawing my initial "yes" — it could be T2, PD or an atypical T1"
