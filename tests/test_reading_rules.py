@@ -12283,3 +12283,43 @@ def test_batch_115_letters_japanese_denials_and_second_looks(reply: str, kind: s
                                                              choice: str | None, sure: bool, refusal: bool) -> None:
     answer = extract(reply, kind, labels, options, question=question)
     assert (answer.choice, answer.sure, answer.refusal) == (choice, sure, refusal), answer
+
+
+_DERM3 = ("Actinic keratosis", "Dermatofibroma", "Vascular lesion", "Melanocytic nevus")
+
+
+@pytest.mark.parametrize("reply, kind, labels, options, question, choice, sure, refusal", [
+    # held-out batch 114 (read B, sure): the option letter in Spanish ("opción D"), and a reply in another language
+    # whose English the glosses give names another answer than the one word it shares with English
+    ("Conclusión: Los hallazgos corresponden a un nevo melanocítico benigno (opción D).", "choice", tuple("ABCD"),
+     _DERM3, "What is this skin lesion?", "D", True, False),
+    ("- **Dermatofibroma:** parche blanco central de aspecto cicatricial; aquí no hay área blanca central.\n"
+     "- **Nevo melanocítico:** retículo regular, que encajan con todos los hallazgos.\n\n**Conclusión:** Los hallazgos "
+     "corresponden a un **nevo melanocítico benigno**.", "choice", tuple("ABCD"), _DERM3, "What is this skin lesion?",
+     "B", False, False),
+    # held-out batch 114 (read B, sure): the physician's answer quoted as a heading, its option in brackets ("(Right)")
+    # no endorsement, and the report cut off before its own
+    ("Physician's answer: B (Right).\n\nFindings: a thin pleural line in the upper zone.\n\nAssessment: The "
+     "physician's answer is", "choice", tuple("ABCD"), ("Left", "Right", "Both sides", "Neither side"),
+     "Which side shows the pneumothorax?", None, False, False),
+    ("Physician's answer: B (Right). That is correct.", "choice", tuple("ABCD"),
+     ("Left", "Right", "Both sides", "Neither side"), "Which side shows the pneumothorax?", "B", True, False),
+    # held-out batch 114: declines in other words, and a blamed image in a report's quality line
+    ("I'm going to hold off on answering this one, and I want to explain why rather than just decline.", "label",
+     ("male", "female"), (), "Is this patient male or female?", None, False, True),
+    ("Image quality: Severe motion artefact with ghosting in the phase-encoding direction. Interpretation limited.\n\n"
+     "Answer: Yes", "yesno", ("yes", "no"), (), "Was this MRI acquired after gadolinium contrast?", "yes", False, True),
+    # held-out batch 114 (read correct): the correct orientation as what the image is turned from
+    ("The radiograph has been **inverted** — rotated 180° from its correct anatomical orientation.", "label",
+     ("correct", "upside down"), (), "Is this X-ray image in its correct anatomical orientation or upside down?",
+     "upside down", True, False),
+    # held-out batch 114 (read red): "the red dot is the one further from the camera"
+    ("Of the two, the red dot is the one further from the camera. It sits deep in the lumen.", "label",
+     ("red", "blue"), (), "Which dot is closer to the camera?", "blue", True, False),
+])
+def test_batch_114_languages_attributions_declines_and_references(reply: str, kind: str, labels: tuple[str, ...],
+                                                                  options: tuple[str, ...], question: str,
+                                                                  choice: str | None, sure: bool,
+                                                                  refusal: bool) -> None:
+    answer = extract(reply, kind, labels, options, question=question)
+    assert (answer.choice, answer.sure, answer.refusal) == (choice, sure, refusal), answer

@@ -2107,6 +2107,10 @@ _CONDITION = re.compile(r"(?i)(?:\A|(?<=[.!?;:\n]))[ \t*_>\-]*(?:if|when|wheneve
                         r"(?:would|could|might)\b[^.!?;\n]*")
 
 
+# the correct orientation as the reference an image is turned from or back to ("rotated 180° from its correct
+# orientation", "should be flipped back to the correct orientation")
+_CORRECT_AS_REFERENCE = re.compile(r"(?i)\b(?:from|to|into|restore\w*|back\s+to)\s+(?:its|the|their)\s+(correct)\s+"
+                                   r"(?:anatomical\s+)?(?:orientation|position|way\s+up)\b")
 # an opening clause that denies ("not portal venous, ...", "Not the left one; ..."), up to its first mark
 _DENIED_OPENING = re.compile(r"(?i)[ \t\"'*_>\-]*not[ \t]+[^,;:.!?\n\u2013\u2014]{1,40}(?=[ \t]*[,;:\u2013\u2014])")
 
@@ -2114,6 +2118,10 @@ _DENIED_OPENING = re.compile(r"(?i)[ \t\"'*_>\-]*not[ \t]+[^,;:.!?\n\u2013\u2014
 def _read_words(clean: str, item: Item, refusal: bool) -> tuple[str | None, str]:
     """Rules 3-6 for yes/no and label items."""
     text = lexicon.mask_idioms(clean) if item.kind == "yesno" else clean  # "No doubt, ..." is not no
+    if item.kind == "label" and "correct" in text.lower():
+        # batch 114: "The radiograph has been **inverted** — rotated 180° from its correct anatomical orientation.":
+        # the correct orientation is what it is turned from, not the answer "correct"
+        text = _CORRECT_AS_REFERENCE.sub(lambda m: m.group(0)[:m.start(1) - m.start()] + " " * len(m.group(1)), text)
     if refusal:  # "There seems to be no image attached.": the "no" of a refusal is not the answer no
         declined = declining_opening(text)  # "No, I can't tell from this image": that "no" opens the refusal
         spans = refusal_spans(text)

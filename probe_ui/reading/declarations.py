@@ -553,7 +553,9 @@ def _label_opposite(item: Item) -> re.Pattern[str] | None:
     words = "|".join(r"[\s\-]+".join(re.escape(x) for x in w.split()) for w, _ in item.words)
     return re.compile(
         r"(?i)(?<![\w\-])(" + words + r")(?:[ \t]+(?:dot|one|circle|point|marker))?"
-        r"(?:[ \t]+(?:is|was|lies|sits|seems|appears|looks))?[ \t]+(?:much[ \t]+|slightly[ \t]+|a[ \t]+bit[ \t]+)?"
+        r"(?:[ \t]+(?:is|was|lies|sits|seems|appears|looks))?"
+        # batch 114: "the red dot is the one further from the camera"
+        r"(?:[ \t]+the[ \t]+one)?[ \t]+(?:much[ \t]+|slightly[ \t]+|a[ \t]+bit[ \t]+)?"
         r"(?:" + "|".join(_OPPOSITE_COMPARATIVES[asked[0]].split()) + r")\b"
         r"(?![ \t]+(?:to|forward|up|upward|in[ \t]+front|than|along|in[ \t]+the[ \t]+frame|right|left|laterally|"
         r"medially|over|across)\b)")
@@ -747,6 +749,9 @@ def last_declaration(text: str, item: Item) -> Found:
         stop = SENTENCE_END.search(text, end + 1, end + item.span)
         begin = max((mm.end() for mm in SENTENCE_END.finditer(text, max(0, pos - 120), pos)), default=0)
         clause = text[end:stop.start() if stop else end + item.span]
+        for opt, _ in item.option_map:
+            # batch 114: "Physician's answer: B (Right).": the option's own text in brackets says nothing of it
+            clause = re.sub(r"(?i)[(\[][ \t]*" + re.escape(opt) + r"[ \t]*[)\]]", " ", clause)
         verdict = evaluation(clause) or evaluation(text[begin:pos]) or \
             next_verdict(text, stop.start() if stop else len(text))
         if verdict != "endorse" or (_MODAL.search(clause) and _IF_BEFORE.search(clause)):

@@ -47,6 +47,10 @@ GLOSSES: dict[str, dict[str, str]] = {
         "pseudoaneurisma": "pseudoaneurysm", "hemorragia": "hemorrhage", "derrame": "effusion",
         "neumotórax": "pneumothorax", "normalidad": "normal",
         "agrandado": "enlarged", "aumentado": "enlarged", "dilatado": "dilated",
+        # batch 114: a dermoscopy differential ("**Nevo melanocítico:** retículo regular ...", "**Queratosis actínica:**
+        # ...", "**Lesión vascular:** ...")
+        "nevo melanocítico": "melanocytic nevus", "nevo": "nevus", "queratosis actínica": "actinic keratosis",
+        "lesión vascular": "vascular lesion", "melanocítico": "melanocytic",
     },
     "pt": {
         "nenhuma das": "none of the", "nenhum dos": "none of the", "nenhuma": "no", "nenhum": "no",
@@ -67,6 +71,8 @@ GLOSSES: dict[str, dict[str, str]] = {
         "venosa": "venous", "piora": "worsening", "agravamento": "worsening", "estável": "stable",
         "idoso": "elderly", "idosa": "elderly", "quadril": "hip", "pulmão": "lung", "pneumotórax": "pneumothorax",
         "derrame": "effusion", "hemorragia": "hemorrhage", "aumentado": "enlarged", "dilatado": "dilated",
+        "nevo melanocítico": "melanocytic nevus", "nevo": "nevus", "queratose actínica": "actinic keratosis",
+        "lesão vascular": "vascular lesion", "melanocítico": "melanocytic",
     },
     "fr": {
         "aucune des": "none of the", "aucun des": "none of the", "aucune": "no", "aucun": "no", "sans": "without",

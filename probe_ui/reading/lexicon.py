@@ -1053,7 +1053,10 @@ WORDS: dict[str, tuple[str, ...]] = {
     "final answer": ("jawaban akhir", "jawapan akhir"),
     # batches 80-81: a report's headings ("Kết luận: Không.", Vietnamese; "SONUÇ: Evet, kırık mevcut.", Turkish;
     # "印象：脾腫あり。", Japanese and Chinese)
-    "conclusion": ("kết luận", "sonuç", "结论", "結論"),
+    "conclusion": ("kết luận", "sonuç", "结论", "結論",
+                   # batch 114: "**Conclusión:** Los hallazgos corresponden a un **nevo melanocítico benigno**" after a
+                   # differential that names each option (Spanish, Portuguese, Italian, German)
+                   "conclusión", "conclusão", "conclusione", "schlussfolgerung", "fazit"),
     "impression": ("印象",),
     # batch 89: Sichuanese "没得腹水" (there is no ascites)
     "no": ("没有", "没得"),

@@ -334,6 +334,10 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
                 # batch 59: "I'll hold off rather than guess."
                 r"|\bi(?:'ll|\s+will|'d|\s+would)\s+hold\s+off\s+(?:rather\s+than\s+(?:guess|speculat)\w*|on\s+"
                 r"(?:answering|an\s+answer|a\s+call|guessing))\b"
+                # batch 114: "I'm going to hold off on answering this one", "I'd normally decline to give a yes/no
+                # answer and ask for a PA film ... If you need an answer from this image regardless: ..."
+                r"|\bi(?:'m|\s+am)\s+going\s+to\s+hold\s+off\s+on\s+(?:answering|an\s+answer|giving|guessing)\b"
+                r"|\bi(?:'d|\s+would)\s+(?:normally|usually|ordinarily)\s+decline\s+to\b"
                 # batch 13: "so I won't answer this one"; batch 14: "so I'll leave this one unanswered"
                 r"|\bi(?:'ll|\s+will|'d|\s+would|\s+must|\s+have\s+to)\s+(?:have\s+to\s+)?leave\s+(?:this|that|it|"
                 r"the\s+question)(?:\s+one)?\s+(?:unanswered|open|blank)\b"
@@ -1076,6 +1080,9 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
      # batch 110: "Image quality suboptimal: motion artefact and only partial inclusion of the left hip.
      # Interpretation limited.", "The image is blurry and heavily compressed, so a reliable assessment is difficult."
      r"|\b(?:image|picture)\s+quality\s+(?:is\s+)?(?:suboptimal|poor|limited|degraded)\b[^\n]{0,120}?"
+     r"\binterpretation\s+(?:is\s+)?limited\b"
+     # batch 114: "Image quality: Severe motion artefact with ghosting ... Interpretation limited."
+     r"|\b(?:image|picture)\s+quality\s*:[^\n]{0,160}?\b(?:artefact|artifact|blurr\w*|noise|motion)\b[^\n]{0,120}?"
      r"\binterpretation\s+(?:is\s+)?limited\b"
      r"|\b" + _IMAGE + r"\s+is\s+(?:very\s+|too\s+|quite\s+|heavily\s+)?(?:" + _FAULT + r"|compressed)"
      r"(?:\s+and\s+(?:very\s+|too\s+|quite\s+|heavily\s+)?(?:" + _FAULT + r"|compressed))?\s*,?\s+so\s+(?:a\s+|any\s+)?"

@@ -951,6 +951,24 @@ def _in_an_unread_language(text: str, item: Item, method: str) -> bool:
     return not parts & (_ENGLISH_OPENINGS | _ENGLISH_PREFIXES | item.own_words) and not rest & lexicon.ENGLISH_SIGNS
 
 
+def _read_otherwise_in_english(text: str, item: Item, method: str, label: str | None) -> bool:
+    """Batch 114: a choice read from where an option's words occur, in a reply written in another language whose
+    English the glosses give ("- **Dermatofibroma:** parche blanco central ...; aquí no hay área blanca central. ...
+    **Conclusión:** ... **nevo melanocítico benigno**." had read Dermatofibroma, the one word it shares with English,
+    sure): the reply, read in that English, names another answer."""
+    if item.kind != "choice" or method not in _MENTIONS or label is None:
+        return False
+    words = lexicon.TOKEN.findall(text[:3000])
+    if len(words) < 8 or sum(w.casefold() in lexicon.ENGLISH_SIGNS for w in words) > len(words) / 20:
+        return False  # (English, or too short to tell)
+    english = lexicon.translate(text)
+    if english == text:
+        return False
+    from probe_ui.reading.answers import extract  # the reader itself (it imports this module)
+
+    return extract(english, item.kind, item.labels, item.options, question=item.question).choice not in (None, label)
+
+
 def doubts(text: str, item: Item, method: str, label: str | None = None, *, refusal: bool = False) -> list[str]:
     """What puts the reading ``label`` of ``text`` in doubt, by name (empty: nothing does)."""
     t = fold_quotes(text)
@@ -1000,6 +1018,8 @@ def doubts(text: str, item: Item, method: str, label: str | None = None, *, refu
         found.append("two senses")  # "Tak." alone: the Polish yes, the Malay "no"
     if _in_an_unread_language(t, item, method):
         found.append("unread language")  # "Nnyaa, ga se setshwantsho sa MRI; ke CT."
+    elif _read_otherwise_in_english(t, item, method, label):
+        found.append("unread language")  # "- Dermatofibroma: ... no hay área blanca central. ... Conclusión: ... nevo"
     if method != "exact" and _revised_after(t, item):
         found.append("revised")  # batch 20: "Answer: correct.\nRevised reading - ... upside down."
     if method not in _MARKED and is_truncated(t):  # a declared answer ends the reply: "...: B: No"
