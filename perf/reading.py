@@ -328,6 +328,14 @@ BATCH_NOTES = {
          "fixed",
     109: "an ordinary week on a department server; Mexican Spanish, Beijing and Taiwan Mandarin, Sri Lankan Tamil; "
          "measured held out once, blind (98.1 % intended, 91.4 % sure and right, no sure error), then fixed",
+    110: "long replies, 152 of 240 of 150 words or more; Kuwaiti Arabic, Belgian French, Cuban Spanish, Tuscan; "
+         "measured held out once, blind (91.9 % intended, 78.6 % sure and right, no sure error), then fixed",
+    111: "an ordinary week on a department server; Hiberno-English, Murcian Spanish, Gaúcho Portuguese, Tuscan; "
+         "measured held out once, blind (98.6 % intended, 88.6 % sure and right, 1 sure over-read), then fixed",
+    113: "an ordinary week on a department server; Emirati and Jordanian Arabic, Tianjin Mandarin, Nagoya Japanese; "
+         "measured held out once, blind (97.1 % intended, 88.1 % sure and right, no sure error), then fixed",
+    115: "an ordinary week on a department server; Scouse, Cockney, Tosa Japanese, Missingsch; measured held out "
+         "once, blind (98.6 % intended, 89.5 % sure and right, no sure error), then fixed",
 }
 
 

@@ -11539,10 +11539,78 @@ _NEAR_MISSES_6CE9D37 = [
 ]
 
 
+_NEAR_MISSES_EFC4F03 = [
+    # hostile review of a2ffd52, 8e9d2b2 and efc4f03 (/tmp/review115): a Japanese 'no doubt', a rejected first
+    # thought after a denied declaration, a question the reply then answers, a dash-led revision
+    ("Lateral view reveals a subtle fracture? I don't think so - it is a Mach band.",
+     'yesno', ('yes', 'no'),
+     (),
+     'Is there a fracture in this radiograph? (please answer yes/no)', 'no'),
+    ("It looks that way, though I'd like a lateral film before calling the effusion definite.",
+     'yesno', ('yes', 'no'),
+     (),
+     'Is there a pleural effusion? (please answer yes/no)', None),
+    ('It does look that way - until you notice the lung markings continue to the chest wall.',
+     'yesno', ('yes', 'no'),
+     (),
+     'Is there a pneumothorax in this chest x-ray? (please answer yes/no)', None),
+    ('No fracture. The appearances are equivocal at the ulnar styloid only, which is not what was asked about; the '
+     'radius is intact.',
+     'yesno', ('yes', 'no'),
+     (),
+     'Is there a fracture in this radiograph? (please answer yes/no)', None),
+    ('Yes, there is a fracture. The bones are well mineralised, joint spaces are preserved, there is no '
+     'soft-tissue swelling, no foreign body, and alignment at the wrist and elbow is anatomical. Correlate with '
+     'the point of maximal tenderness, and consider a follow-up film in ten to fourteen days if symptoms persist '
+     'or the clinical picture changes. I said yes, but treat that call as a guess: the line could just as well be '
+     'a vascular channel.',
+     'yesno', ('yes', 'no'),
+     (),
+     'Is there a fracture in this radiograph? (please answer yes/no)', None),
+    ('骨折があることに疑いはない。',
+     'yesno', ('yes', 'no'),
+     (),
+     'Is there a fracture in this radiograph? (please answer yes/no)', 'yes'),
+    ('はい、と言いたいところですが、確信が持てません。',
+     'yesno', ('yes', 'no'),
+     (),
+     'Is there a fracture in this radiograph? (please answer yes/no)', None),
+    ('Conclusão: queratose seborreica (opção C), não dermatofibroma.',
+     'choice', ('A', 'B', 'C', 'D'),
+     ('Melanoma', 'Dermatofibroma', 'Seborrheic keratosis', 'Benign nevus'),
+     'Which diagnosis fits this dermoscopy image best?', 'C'),
+    ('Ей, по-моему, перелома нет.',
+     'yesno', ('yes', 'no'),
+     (),
+     'Is there a fracture in this radiograph? (please answer yes/no)', 'no'),
+    ('இல்லை என்று சொல்ல முடியாது; எலும்பு முறிவு உள்ளது.',
+     'yesno', ('yes', 'no'),
+     (),
+     'Is there a fracture in this radiograph? (please answer yes/no)', 'yes'),
+    ("I don't think this is pneumonia. Pulmonary edema was my first thought, but there are no Kerley lines either, "
+     "so I can't settle on one.",
+     'choice', ('A', 'B', 'C', 'D'),
+     ('Pleural effusion', 'Atelectasis', 'Pneumonia', 'Pulmonary edema'),
+     'What is the most likely diagnosis?', None),
+    ('Is the red dot the one further from the camera? No - the red dot is the one closer.',
+     'label', ('red', 'blue'),
+     (),
+     'Which dot is closer to the camera? (Answer with red or blue)', 'red'),
+    ('Yes, there is a fracture.\nRevision - no fracture; the line is a nutrient canal.',
+     'yesno', ('yes', 'no'),
+     (),
+     'Is there a fracture in this radiograph? (please answer yes/no)', 'no'),
+    ('Revision - no change needed, my answer stays yes: there is a fracture.',
+     'yesno', ('yes', 'no'),
+     (),
+     'Is there a fracture in this radiograph? (please answer yes/no)', 'yes'),
+]
+
+
 @pytest.mark.parametrize("reply, kind, labels, options, question, meant",
                          [*_REVIEW_91, *_REVIEW_93, *_REVIEW_98, *_NEAR_MISSES_98_99, *_NEAR_MISSES_3AA43EA,
                           *_NEAR_MISSES_7D438EA_DD14B8B, *_NEAR_MISSES_C3B4252_9E8E215, *_NEAR_MISSES_FD68BDC,
-                          *_NEAR_MISSES_6CE9D37])
+                          *_NEAR_MISSES_6CE9D37, *_NEAR_MISSES_EFC4F03])
 def test_near_misses_of_the_hostile_reviews_are_never_sure_and_wrong(reply: str, kind: str, labels: tuple[str, ...],
                                                                      options: tuple[str, ...], question: str,
                                                                      meant: str | None) -> None:
@@ -11701,8 +11769,50 @@ _REFUSALS_6CE9D37 = [
 ]
 
 
+_REFUSALS_EFC4F03 = [
+    # hostile review of a2ffd52, 8e9d2b2 and efc4f03: declines taken back by 'but' or 'until', an image quality
+    # line that blames nothing, a second look with no answer before it
+    ("I'm going to hold off on answering until I've explained the findings: the cortex is broken at the radial "
+     'neck, so yes, there is a fracture.',
+     'yesno', ('yes', 'no'),
+     (),
+     'Is there a fracture in this radiograph? (please answer yes/no)', False),
+    ("I'd normally decline to guess sex from a chest film, but here the breast shadows are obvious: female.",
+     'label', ('male', 'female'),
+     (),
+     'Is this patient male or female? (Answer with male or female)', False),
+    ('Image quality: good, no motion artefact. Interpretation limited to the provided slice. There is a pleural '
+     'effusion: yes.',
+     'yesno', ('yes', 'no'),
+     (),
+     'Is there a pleural effusion? (please answer yes/no)', False),
+    ('Image quality: mild motion artefact, not affecting the diagnosis. Interpretation limited only by the lack of '
+     'priors. No fracture.',
+     'yesno', ('yes', 'no'),
+     (),
+     'Is there a fracture in this radiograph? (please answer yes/no)', False),
+    ("I'd rather not name a specific subtype, but this is clearly a melanoma - A.",
+     'choice', ('A', 'B', 'C', 'D'),
+     ('Melanoma', 'Dermatofibroma', 'Seborrheic keratosis', 'Benign nevus'),
+     'Which diagnosis fits this dermoscopy image best?', False),
+    ('On re-review, whether this is a lateral view cannot be determined with confidence.',
+     'yesno', ('yes', 'no'),
+     (),
+     'Is this a lateral view? (please answer yes/no)', True),
+    ('On closer look, it cannot be determined from the information given whether the effusion is present.',
+     'yesno', ('yes', 'no'),
+     (),
+     'Is there a pleural effusion? (please answer yes/no)', True),
+    ('The image is blurry, so a reliable assessment is difficult - but the fracture through the neck is obvious '
+     'even so: yes.',
+     'yesno', ('yes', 'no'),
+     (),
+     'Is there a fracture in this radiograph? (please answer yes/no)', False),
+]
+
 @pytest.mark.parametrize("reply, kind, labels, options, question, refusal",
-                         [*_REFUSALS_C3B4252_9E8E215, *_REFUSALS_FD68BDC, *_REFUSALS_6CE9D37])
+                         [*_REFUSALS_C3B4252_9E8E215, *_REFUSALS_FD68BDC, *_REFUSALS_6CE9D37,
+                          *_REFUSALS_EFC4F03])
 def test_refusal_flags_of_the_hostile_reviews(reply: str, kind: str, labels: tuple[str, ...],
                                               options: tuple[str, ...], question: str, refusal: bool) -> None:
     """The hostile reviews' refusal cases (reviews of c3b4252 and 9e8e215, and of fd68bdc): the flag is what a careful

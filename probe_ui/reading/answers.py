@@ -678,7 +678,7 @@ def extract(text: str, kind: str, labels: Sequence[str], options: Sequence[str] 
         start = max((m.end() for m in SENTENCE_END.finditer(clean, 0, at)), default=0)
         end = re.compile(r"[,;:.!?\n\u2013\u2014]").search(clean, at)  # (the denied clause only)
         found, how = _read(mask_spans(clean, [(start, end.start() if end else len(clean))]), item, refusal, suggested)
-        if found not in (None, label) and how != "ambiguous":
+        if found not in (None, label) and how in _STATED:  # (stated: not a rejected first thought, a review)
             label, method = found, how
     if kind == "choice" and (method in ("none", "out_of_range", "synonym") or method in _BY_MENTION):
         # batch 70: "Prelim read for the ED: **D** — nothing to localise. Lung markings run out to the chest wall on

@@ -558,7 +558,10 @@ def _label_opposite(item: Item) -> re.Pattern[str] | None:
         r"(?:[ \t]+the[ \t]+one)?[ \t]+(?:much[ \t]+|slightly[ \t]+|a[ \t]+bit[ \t]+)?"
         r"(?:" + "|".join(_OPPOSITE_COMPARATIVES[asked[0]].split()) + r")\b"
         r"(?![ \t]+(?:to|forward|up|upward|in[ \t]+front|than|along|in[ \t]+the[ \t]+frame|right|left|laterally|"
-        r"medially|over|across)\b)")
+        r"medially|over|across)\b)"
+        # (not in a question the reply then answers: "Is the red dot the one further from the camera? No - ...", a
+        # review of efc4f03)
+        r"(?![^.!\n]*\?)")
 
 
 @functools.lru_cache(maxsize=1024)

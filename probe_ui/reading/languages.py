@@ -132,6 +132,8 @@ GLOSSES: dict[str, dict[str, str]] = {
         "ありません": "absent",
         # batch 115: Tosa "骨折はないぜよ。" (there is no fracture; "はない", the topic denied, in every dialect)
         "はない": " absent",
+        # (not "疑いはない", there is no doubt, nor "間違いはない", no mistake: a review of efc4f03)
+        "疑いはない": " certainly ", "間違いはない": " certainly ",
     },
     "zh": {
         "我同意": "I agree", "同意": "agree", "医生的": "physician's", "医师的": "physician's", "医生": "physician",

@@ -23,8 +23,8 @@ _BARE_PATTERNS: tuple[re.Pattern[str], ...] = (
     re.compile(r"(?:\A|[,:;\n.!?]|\s-|->|=>|\u2192)[ \t]*(?:(?i:but|so|thus|hence|therefore|rather|instead|then|"
                r"I\s+think|I'd\s+say|it's|it\s+is|probably|definitely|clearly)[ \t,]+)?[(\[]?([A-Z])[)\]]?[ \t]*"
                r"[.!]?\Z"),
-    # "option B"; batch 114: Spanish, Portuguese, French, Italian, German ("nevo melanocítico benigno (opción D)")
-    re.compile(r"\b(?:option|choice|letter|opci[oó]n|op[cç][aã]o|opzione|Antwort)[ \t]+[(\[]?([A-Z])\b(?![\-'])",
+    # "option B"; batch 114: Spanish, Portuguese, Italian ("nevo melanocítico benigno (opción D)")
+    re.compile(r"\b(?:option|choice|letter|opci[oó]n|op[cç][aã]o|opzione)[ \t]+[(\[]?([A-Z])\b(?![\-'])",
                re.IGNORECASE),
     re.compile(r"(?<=[.;,!?])[ \t]*([A-Z])[:)](?![\w)])"),  # "... . B: text" (an echoed option list)
     # "A) Normal B) Mildly enlarged": a letter and its bracket in the middle of a line, before a word

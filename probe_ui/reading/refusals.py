@@ -314,7 +314,7 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
                 r"|\bi(?:'d|\s+would)\s+rather\s+not\s+(?:try\s+to\s+)?"
                 # (not "I'd rather not try to answer with just one word: it's female - ...", a review of 6ce9d37)
                 r"(?!answer\s+(?:with|in)\s+(?:just\s+)?(?:one|a\s+single)\s+word)"
-                r"(?:commit|answer|say|guess|speculate|choose|pick|decide|name|"
+                r"(?:commit|answer|say|guess|speculate|choose|pick|decide|name(?![^.!?\n]*\bbut\b)|"
                 # batch 47: "I'd rather not confirm or contest the physician's answer here: ..."
                 r"confirm|contest|"
                 # batch 16: "I'd rather not offer a diagnosis for a rash from a single photograph"
@@ -336,8 +336,10 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
                 r"(?:answering|an\s+answer|a\s+call|guessing))\b"
                 # batch 114: "I'm going to hold off on answering this one", "I'd normally decline to give a yes/no
                 # answer and ask for a PA film ... If you need an answer from this image regardless: ..."
+                # (not "... until I've explained the findings", "..., but here ... female": a review of efc4f03)
                 r"|\bi(?:'m|\s+am)\s+going\s+to\s+hold\s+off\s+on\s+(?:answering|an\s+answer|giving|guessing)\b"
-                r"|\bi(?:'d|\s+would)\s+(?:normally|usually|ordinarily)\s+decline\s+to\b"
+                r"(?![^.!?\n]*\b(?:until|but)\b)"
+                r"|\bi(?:'d|\s+would)\s+(?:normally|usually|ordinarily)\s+decline\s+to\b(?![^.!?\n]*\bbut\b)"
                 # batch 13: "so I won't answer this one"; batch 14: "so I'll leave this one unanswered"
                 r"|\bi(?:'ll|\s+will|'d|\s+would|\s+must|\s+have\s+to)\s+(?:have\s+to\s+)?leave\s+(?:this|that|it|"
                 r"the\s+question)(?:\s+one)?\s+(?:unanswered|open|blank)\b"
@@ -1082,12 +1084,13 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
      r"|\b(?:image|picture)\s+quality\s+(?:is\s+)?(?:suboptimal|poor|limited|degraded)\b[^\n]{0,120}?"
      r"\binterpretation\s+(?:is\s+)?limited\b"
      # batch 114: "Image quality: Severe motion artefact with ghosting ... Interpretation limited."
-     r"|\b(?:image|picture)\s+quality\s*:[^\n]{0,160}?\b(?:artefact|artifact|blurr\w*|noise|motion)\b[^\n]{0,120}?"
-     r"\binterpretation\s+(?:is\s+)?limited\b"
+     r"|\b(?:image|picture)\s+quality\s*:(?![^\n]{0,40}?\b(?:good|adequate|fine|no\s+(?:motion\s+)?artefact|not\s+affecting))"
+     r"[^\n]{0,160}?\b(?:artefact|artifact|blurr\w*|noise|motion)\b[^\n]{0,120}?"
+     r"\binterpretation\s+(?:is\s+)?limited\b(?![ \t]+(?:to|only|by\s+the\s+lack))"
      r"|\b" + _IMAGE + r"\s+is\s+(?:very\s+|too\s+|quite\s+|heavily\s+)?(?:" + _FAULT + r"|compressed)"
      r"(?:\s+and\s+(?:very\s+|too\s+|quite\s+|heavily\s+)?(?:" + _FAULT + r"|compressed))?\s*,?\s+so\s+(?:a\s+|any\s+)?"
      r"(?:reliable|confident|accurate|definitive|proper)\s+(?:assessment|read(?:ing)?|interpretation|evaluation)\s+"
-     r"is\s+(?:difficult|hard|not\s+possible|impossible|limited)\b",
+     r"is\s+(?:difficult|hard|not\s+possible|impossible|limited)\b(?![^.!?\n]*\bbut\b)",
      "picture very dark so not sure, i think yes its displaced"),
     # batch 30: Hungarian "Sajnos nem látom a csatolt képet, kérem, töltse fel újra." (I don't see the attached
     # image, please upload it again)
@@ -1458,8 +1461,9 @@ def is_refusal(text: str) -> bool:
     if _NO_LONGER_CONFIDENT.search(t) and not _FROM_THE_IMAGES.search(t) \
             and refusal_names(t) <= {"cannot-be-determined", "cannot-decide"}:
         return False
-    if _REVIEWED_AGAIN.search(t) and not _FROM_THE_IMAGES.search(t) and not _BLAMED.search(t) \
-            and refusal_names(t) <= {"cannot-be-determined"}:
+    again = _REVIEWED_AGAIN.search(t)
+    if again is not None and re.search(r"[^\W\d_]", t[:again.start()]) and not _FROM_THE_IMAGES.search(t) \
+            and not _BLAMED.search(t) and refusal_names(t) <= {"cannot-be-determined"}:
         # batch 115: "Yes, this is a lateral view.\nOn re-review, the projection may instead be oblique: ... The view
         # cannot be determined with confidence.": an answer doubted on a second look, nothing it lacks named
         return False

@@ -60,8 +60,8 @@ _SELF_CORRECTION = re.compile(
     r"(?:wait(?:[ \t]*,?[ \t]*no(?=[ \t]*,))?|hold\s+on|" + CORRECTION_WORD + r"|(?:scratch|strike)\s+that|"
     # batch 109: "No. Revision: The image includes the liver, spleen and both kidneys. ... Answer: Yes" (a heading, as
     # "Correction:" is)
-    # (a colon only: not "Yes. Revision - no change needed, my answer stays yes.", a review of 6ce9d37)
-    r"revision(?=[ \t]*:)|"
+    # (not "Yes. Revision - no change needed, my answer stays yes.", a review of 6ce9d37)
+    r"revision(?=[ \t]*(?::|[\-\u2013\u2014](?![ \t]*(?:no\s+change|unchanged|none\b))))|"
     # batch 70: "No. Disregard that — the skull is dark and the CSF bright, so this is MRI, not CT. Yes." (opening its
     # sentence, "that" after it: not "disregard the artefact")
     r"(?:disregard|ignore)\s+(?:that|this|my\s+(?:last|previous|first)\s+answer)(?=[ \t]*[.,:;!\-\u2013\u2014])|"
