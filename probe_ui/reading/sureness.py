@@ -53,6 +53,7 @@ import bisect
 import functools
 import itertools
 import re
+import threading
 from collections.abc import Callable, Iterator
 
 from probe_ui.reading import lexicon, overlap
@@ -962,11 +963,21 @@ def _read_otherwise_in_english(text: str, item: Item, method: str, label: str | 
     if len(words) < 8 or sum(w.casefold() in lexicon.ENGLISH_SIGNS for w in words) > len(words) / 20:
         return False  # (English, or too short to tell)
     english = lexicon.translate(text)
-    if english == text:
-        return False
+    if english == text or getattr(_ENGLISH_CHECK, "active", False):
+        return False  # (nor again inside the reading of that English: one pass, whatever the glosses give)
     from probe_ui.reading.answers import extract  # the reader itself (it imports this module)
 
-    return extract(english, item.kind, item.labels, item.options, question=item.question).choice not in (None, label)
+    _ENGLISH_CHECK.active = True
+    try:
+        found = extract(english, item.kind, item.labels, item.options, question=item.question).choice
+        return found not in (None, label)
+    finally:
+        _ENGLISH_CHECK.active = False
+
+
+# whether a reply's glossed English is being read for :func:`_read_otherwise_in_english` (per thread: the app reads
+# replies in worker threads)
+_ENGLISH_CHECK = threading.local()
 
 
 def doubts(text: str, item: Item, method: str, label: str | None = None, *, refusal: bool = False) -> list[str]:
