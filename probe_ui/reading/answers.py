@@ -676,7 +676,7 @@ def extract(text: str, kind: str, labels: Sequence[str], options: Sequence[str] 
         # never sure)
         at = last_declaration(clean, item).at
         start = max((m.end() for m in SENTENCE_END.finditer(clean, 0, at)), default=0)
-        end = re.compile(r"[,;:.!?\n\u2013\u2014]").search(clean, at)  # (the denied clause only)
+        end = _CLAUSE_END.search(clean, at)  # (the denied clause only)
         found, how = _read(mask_spans(clean, [(start, end.start() if end else len(clean))]), item, refusal, suggested)
         if found not in (None, label) and how in _STATED:  # (stated: not a rejected first thought, a review)
             label, method = found, how
@@ -2107,6 +2107,8 @@ _CONDITION = re.compile(r"(?i)(?:\A|(?<=[.!?;:\n]))[ \t*_>\-]*(?:if|when|wheneve
                         r"(?:would|could|might)\b[^.!?;\n]*")
 
 
+# where a clause ends: a mark or a dash
+_CLAUSE_END = re.compile(r"[,;:.!?\n\u2013\u2014]")
 # the correct orientation as the reference an image is turned from or back to ("rotated 180° from its correct
 # orientation", "should be flipped back to the correct orientation")
 _CORRECT_AS_REFERENCE = re.compile(r"(?i)\b(?:from|to|into|restore\w*|back\s+to)\s+(?:its|the|their)\s+(correct)\s+"

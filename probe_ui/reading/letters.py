@@ -101,13 +101,9 @@ def head_letter(text: str, item: Item) -> str | None:
     if not (m.group(1) and m.group(3)):
         if not re.match(r"[ \t]*$|[.:),;](?![A-Za-z0-9])|[ \t]+[(\-]", rest):
             return None
-        # (a lower-case letter only alone, or before a comma and the reason, as LLaVA writes it: batch 113's "c,
-        # there is air in the bile ducts and a stone in the right lower quadrant"; not the article "a")
-        if ch in "Ii" or (ch.islower() and rest.strip(" \t.:),")
-                          and not (ch != "a" and re.match(r",[ \t]+[^\W\d_]", rest)
-                                   and not any(item.letter(x) not in (None, lab)
-                                               for x in re.findall(r"(?<![\w'])([b-hj-z])(?![\w'])", rest)))):
-            return None  # (nor "b, c or d": the letters listed)
+        # (a lower-case letter only alone, or before a comma and its reason: _lower_before_reason)
+        if ch in "Ii" or (ch.islower() and rest.strip(" \t.:),") and not _lower_before_reason(ch, rest, lab, item)):
+            return None
         if re.match(r"\.[ \t]+[a-z]", rest) and not _names_option(rest[1:], lab, item):
             return None  # "E. coli", "C. difficile": an abbreviation, unless the option's own text follows
     if any(o != lab for o in bare_letters(line, item)[0]):
@@ -116,6 +112,13 @@ def head_letter(text: str, item: Item) -> str | None:
     if second is not None and _list_item(second.group(0), lab, item):
         return None
     return lab
+
+
+def _lower_before_reason(ch: str, rest: str, label: str, item: Item) -> bool:
+    """A lower-case letter before a comma and its reason, as LLaVA writes it (batch 113's "c, there is air in the bile
+    ducts and a stone in the right lower quadrant"): not the article "a", nor a list of letters ("b, c or d")."""
+    return ch != "a" and re.match(r",[ \t]+[^\W\d_]", rest) is not None and not any(
+        item.letter(x) not in (None, label) for x in re.findall(r"(?<![\w'])([b-hj-z])(?![\w'])", rest))
 
 
 _VERB_START = re.compile(r"(?i)(?:is|are|was|were|would|could|does|do|did|has|have|had|seems?|might|may|can|"

@@ -1185,7 +1185,7 @@ _ADDRESSED = re.compile(r"(?i)[ \t]+(?:bhai|bhaiya|yaar|yar|bhidu|dost|boss|bro|
 
 # letters and marks of Church Slavonic that Russian does not write: its own vowels, and the accents and breathings
 _CHURCH_SLAVONIC = re.compile("[\u0454\u0463\u0467\u046b\u046f\u0471\u0473\u0475\u0456\u0457\ua64b\u0461"
-                              "\u0483-\u0489\u0486\u0301\u0300]")
+                              "\u0483-\u0489\u0301\u0300]")
 
 
 def _other_sense(word: str, rest: str) -> bool:

@@ -576,10 +576,10 @@ def _opens_with(text: str, item: Item, method: str, label: str | None) -> bool:
     opening = rest[:end.end()] if end is not None else rest
     if not opening.strip(" \t\n*_#>.") or len(opening.split()) > _OPENING_WORDS or _SUPPOSING.search(opening):
         return False  # (nor an answer supposed: "Option D would be the default in a normal study, and ...")
-    from probe_ui.reading.answers import extract  # the reader itself (it imports this module)
-
     if _BODY_DOUBT.search(text, len(text) - len(rest) + len(opening)):
         return False  # a review of 6ce9d37: "Hemangioma. ... FNH looks just the same ..., and I couldn't separate them"
+    from probe_ui.reading.answers import extract  # the reader itself (it imports this module)
+
     alone = extract(opening, item.kind, item.labels, item.options, question=item.question)
     return alone.choice == label and alone.sure and alone.method != "question_subject"
 

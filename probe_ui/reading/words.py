@@ -660,11 +660,11 @@ def question_words(question: str) -> tuple[str, ...]:
     return tuple(overlap.stem(w) for w in re.findall(r"[^\W\d_][\w\-]*", question) if len(w) > 3)
 
 
-# the words a question frames what it asks with, and its instruction ("Is this an ultrasound image? (please answer
-# yes/no)")
 # what an appearance granted at the opening is then taken back by ("It looks that way, but ...", "It does look that
 # way - until you notice ...")
 _TAKEN_BACK = re.compile(r"(?i)[ \t]*[,;:\-\u2013\u2014]*[ \t]*(?:but|until|though|although|however|yet|except)\b")
+# the words a question frames what it asks with, and its instruction ("Is this an ultrasound image? (please answer
+# yes/no)")
 _FRAMING = frozenset(overlap.stem(w) for w in ("image", "images", "picture", "please", "answer", "this"))
 # a "no" before a noun phrase ("there's no pre-contrast series", "carries no sequence label")
 _NO_BEFORE_NOUN = re.compile(r"(?i)\b(no)[ \t]+(?=[^\W\d_])")
