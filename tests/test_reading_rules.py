@@ -12433,3 +12433,116 @@ def test_batch_114_languages_attributions_declines_and_references(reply: str, ki
                                                                   refusal: bool) -> None:
     answer = extract(reply, kind, labels, options, question=question)
     assert (answer.choice, answer.sure, answer.refusal) == (choice, sure, refusal), answer
+
+
+_FRACTURE_Q = "Is there a fracture in this radiograph? (please answer yes/no)"
+_NODULE_FINDINGS = ("\n\n### Findings\n- In the right upper zone, over the anterior end of the second rib, there is a "
+                    "round, well-circumscribed opacity of about 11 mm.\n- It has smooth margins, no spiculation and no "
+                    "cavitation, and it does not follow a vessel.\n- The rest of both lungs is clear, the heart is "
+                    "normal in size and there is no effusion.\n\n### Recommendation\nCT of the chest to characterise "
+                    "it, with comparison against any earlier films.")
+
+
+@pytest.mark.parametrize("reply, kind, labels, options, question, choice, sure, refusal", [
+    # held-out batch 117 (read C, sure): "unlikely to be a ..." denies the option it names
+    ("It's unlikely to be a seborrheic keratosis — there are no milia-like cysts or comedo-like openings.", "choice",
+     ("A", "B", "C", "D"), ("Melanoma", "Basal cell carcinoma", "Seborrheic keratosis", "Benign nevus"),
+     "Which diagnosis fits this dermoscopy image best?", None, False, False),
+    # held-out batch 117 (read yes, sure): "nowhere to be seen" says the finding is absent
+    ("Nowhere to be seen — lung markings run all the way out to the pleura.", "yesno", ("yes", "no"), (),
+     "Is there a pneumothorax in this chest x-ray? (please answer yes/no)", "no", True, False),
+    # held-out batch 117: "without the CT images" lacks the image as "without the images" does
+    ("I can't weigh in on the physician's answer without the CT images — only the request text was attached.",
+     "choice", ("A", "B", "C", "D"),
+     ("Adhesions", "Incarcerated inguinal hernia", "Gallstone ileus", "Intussusception"),
+     "What is the most likely cause of this small-bowel obstruction?", None, False, True),
+    # held-out batch 117: Wuhan "冇得腹水" (there is no ascites), as Sichuanese "没得腹水"
+    ("冇得腹水，肚子里头干干净净的。", "yesno", ("yes", "no"), (),
+     "Is there ascites in this CT scan? (please answer yes/no)", "no", True, False),
+    # held-out batch 116: an answer under the question restated as a heading is where the reply puts its answer
+    ("## Is there a nodule in the right upper lobe?\n\n**Yes — option A, Present.**" + _NODULE_FINDINGS, "choice",
+     ("A", "B"), ("Present", "Absent"), "Is a pulmonary nodule present in the right upper lobe?", "A", True, False),
+    # held-out batch 116: a long reply that closes with its answer and then only advises
+    ("The question is whether the common bile duct is dilated, so I measured it in the porta hepatis, alongside the "
+     "portal vein. It measures about 4 mm from inner wall to inner wall, within normal limits for an adult. The "
+     "intrahepatic ducts aren't visible, as expected when they are not dilated, and the gallbladder wall is thin. "
+     "Putting that together, the duct is normal in calibre. No, the common bile duct isn't dilated. If liver tests "
+     "are obstructive despite this, an MRCP would be worth considering.", "yesno", ("yes", "no"), (),
+     "Is the common bile duct dilated? (please answer yes/no)", "no", True, False),
+    # held-out batch 116: a hedge in the advice after a declared answer is about what to do, not about the answer;
+    # a doubt the reply has stays heard there
+    ("Answer: C. Both hips. Early disease may be suitable for core decompression.", "choice", ("A", "B", "C", "D"),
+     ("Left hip", "Right hip", "Both hips", "Neither hip"), "Which hip shows avascular necrosis?", "C", True, False),
+    ("Answer: C. Both hips. Referral is recommended, though I'm not sure about this.", "choice", ("A", "B", "C", "D"),
+     ("Left hip", "Right hip", "Both hips", "Neither hip"), "Which hip shows avascular necrosis?", "C", False, False),
+    # held-out batch 116: the option's first word denied, the words after it naming something else ("no pleural
+    # line" to "Pleural effusion"); its adjective over a word it may qualify still denies it
+    ("Findings:\n- Left base: homogeneous opacity with a meniscus.\n- No pleural line or absent lung markings.\n\n"
+     "Impression: Moderate left pleural effusion.\n\nAnswer: C. Pleural effusion", "choice", ("A", "B", "C", "D"),
+     ("Cardiomegaly", "Pneumothorax", "Pleural effusion", "Normal study"),
+     "What is the main finding on this chest radiograph?", "C", True, False),
+    ("Answer: A. No proliferative changes are seen.", "choice", ("A", "B"),
+     ("Proliferative diabetic retinopathy", "Non-proliferative diabetic retinopathy"),
+     "Does this fundus photograph show proliferative or non-proliferative diabetic retinopathy?", "A", False, False),
+    # the answer the reply states against the one read ("Looks like it, doesn't it? No, ..."), after a few opening
+    # words too ("On my own read, no, ...")
+    ("Looks like it, doesn't it? No, the lucency is a nutrient canal.", "yesno", ("yes", "no"), (), _FRACTURE_Q,
+     "yes", False, False),
+    ("Yes - the previous reader said so. On my own read, no, I don't see a fracture.", "yesno", ("yes", "no"), (),
+     _FRACTURE_Q, "yes", False, False),
+    # a yes granted to something else; a verb all but denied; a kind of the finding denied, then another kind found
+    ("It's a radiograph, yes, but I don't see a fracture.", "yesno", ("yes", "no"), (), _FRACTURE_Q, "yes", False,
+     False),
+    ("The film hardly shows a fracture.", "yesno", ("yes", "no"), (), _FRACTURE_Q, "yes", False, False),
+    ("No evidence of a displaced fracture; there is an undisplaced hairline fracture of the distal radius.", "yesno",
+     ("yes", "no"), (), _FRACTURE_Q, "no", False, False),
+    # two labels held side by side, the clause then denying (b92-0177, read adult and sure once a closing sentence
+    # counted as the place of the answer)
+    ("The boundary between adult and elderly isn't something a hand film resolves well.", "label",
+     ("child", "adult", "elderly"), (), "Which age group does this radiograph belong to? (Answer with child, adult, or "
+     "elderly)", "adult", False, False),
+    # held-out batch 116: "I'd read this as B" declares B (had read the article "A" of a later sentence)
+    ("A stable pseudoaneurysm would be unchanged or smaller, usually with more thrombus. So I'd read this as B, an "
+     "aggravating pseudoaneurysm. It needs prompt vascular review.", "choice", ("A", "B"),
+     ("Showing a stable pseudoaneurysm", "Showing an aggravating pseudoaneurysm"),
+     "Is the pseudoaneurysm in this image stable or aggravating?", "B", True, False),
+    # held-out batch 116: the image blamed in bold still declines; a report's quality field that faults the image,
+    # and its answer field qualified
+    ("The CT image is **low-resolution and partly cropped**: the left side of the abdomen is cut off.\n\n**Answer: "
+     "B. Incarcerated inguinal hernia**", "choice", ("A", "B", "C", "D"),
+     ("Adhesions", "Incarcerated inguinal hernia", "Gallstone ileus", "Intussusception"),
+     "What is the most likely cause of this small-bowel obstruction?", "B", False, True),
+    ("**Image quality:** Suboptimal — the radiograph is underexposed.\n\n**Findings (within these limitations):**\n"
+     "- Distal radius: cortices continuous.\n\n**Answer:** No fracture identified, with low confidence.", "yesno",
+     ("yes", "no"), (), _FRACTURE_Q, "no", False, True),
+    # held-out batch 116: an answer withdrawn after a second look is no decline ("I'm withdrawing the answer above",
+    # "though, I'm not so sure")
+    ("**Answer: B. Mildly enlarged**\n\n### Revised conclusion\nI can't reliably distinguish between a normal and a "
+     "mildly enlarged heart on this film, so I'm withdrawing the answer above.", "choice", ("A", "B", "C"),
+     ("Normal", "Mildly enlarged", "Severely enlarged"), "How would you describe the heart size?", "B", False, False),
+    ("No, I'd say the fracture isn't displaced. Having looked at the lateral view, though, I'm not so sure: the two "
+     "views don't agree, and I can't tell which one to trust.", "yesno", ("yes", "no"), (),
+     "Is the fracture displaced? (please answer yes/no)", "no", False, False),
+    # something else denied, then the image said to be what the question asks
+    ("No image artefact. This is a longitudinal ultrasound of the right kidney.", "yesno", ("yes", "no"), (),
+     "Is this an ultrasound image? (please answer yes/no)", "no", False, False),
+])
+def test_batches_116_117_denials_placed_answers_and_stated_answers(reply: str, kind: str, labels: tuple[str, ...],
+                                                                   options: tuple[str, ...], question: str,
+                                                                   choice: str | None, sure: bool,
+                                                                   refusal: bool) -> None:
+    answer = extract(reply, kind, labels, options, question=question)
+    assert (answer.choice, answer.sure, answer.refusal) == (choice, sure, refusal), answer
+
+
+def test_a_how_to_is_no_sure_answer() -> None:
+    """Held-out batch 117 (read yes, sure): how to read such a scan says nothing of this one; what the reply saw
+    itself is read."""
+    question = "Does this ct scan show any abnormality of the brain? (please answer yes/no)"
+    answer = extract("To assess a brain CT for abnormality, evaluate the ventricles, the sulci, grey-white "
+                     "differentiation, the midline and the extra-axial spaces for blood.", "yesno", ("yes", "no"), (),
+                     question=question)
+    assert answer.choice is None, answer
+    answer = extract("To assess this CT for abnormality, I looked at the ventricles: there is a large haematoma.",
+                     "yesno", ("yes", "no"), (), question=question)
+    assert (answer.choice, answer.sure) == ("yes", True), answer

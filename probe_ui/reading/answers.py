@@ -2251,9 +2251,10 @@ def _read_words(clean: str, item: Item, refusal: bool) -> tuple[str | None, str]
                 # finding somewhere, not placed where the question asks (an affirmation that opens the reply, "No
                 # question, a mass is present.", answers the question as asked)
                 return None, "none"
-            if said == "yes" and lexicon.textbook_statement(text):
+            if said == "yes" and (lexicon.textbook_statement(text) or lexicon.instruction(text)):
                 # batch 47: "Pneumothorax is best detected on an erect expiratory film or, ...": where a finding is
-                # best seen, not that it is seen here
+                # best seen, not that it is seen here; batch 117: "To assess a brain CT for abnormality, evaluate
+                # the ventricles, ...": how to look, not what is seen
                 return None, "none"
             if said is not None:
                 return item.aliases["yep" if said == "yes" else "nope"], "presence"

@@ -40,6 +40,14 @@ def collapse_loops(text: str) -> str:
     return _LOOP.sub(lambda m: m.group(1) * _LOOP_TURNS, text)
 
 
+def unmarked(text: str) -> str:
+    """The text without markdown's bold and emphasis marks ("the CT image is **low-resolution**")."""
+    if "*" not in text and "__" not in text:
+        return text
+    t = text.replace("**", "").replace("__", "")
+    return re.sub(r"(?<![\w*])\*(?=\S)|(?<=\S)\*(?![\w*])", "", t)  # *emphasis*
+
+
 def clean_reply(text: str) -> str:
     """Strip markdown emphasis/headings and typographic quotes so "**Answer: B**" reads like "Answer: B"."""
     t = strip_debris(_normalise_quotes(text))
@@ -47,8 +55,7 @@ def clean_reply(text: str) -> str:
         # batch 29: "- ~~C. Hypertensive retinopathy~~: no AV nicking": an option struck through is set aside, its
         # letter is no answer
         t = _STRUCK_OPTION.sub("", t)
-    t = t.replace("**", "").replace("__", "")
-    t = re.sub(r"(?<![\w*])\*(?=\S)|(?<=\S)\*(?![\w*])", "", t)  # *emphasis*
+    t = unmarked(t)
     if "#" in t:
         # batch 80: "### Answer\nNo": a heading that names the answer's section, over a short line that is the answer,
         # heads it as "Answer:" does (not over a sentence, "### Answer\n**Yes**, the mass is on the right ...")
@@ -279,6 +286,8 @@ _NEGATION_BEFORE = re.compile(
     r"ruled?\s+out|unlikely|isn't|aren't|wasn't|doesn't|don't|never)\s+(?:\w+\s+){0,2}|n't\s+(?:\w+\s+){0,2}"
     # batch 37: "It cannot be the arterial phase, ...", as "it can't be the ..."
     r"|\bcan(?:not|\s+not)\s+be\s+(?:\w+\s+)?"
+    # batch 117: "It's unlikely to be a seborrheic keratosis — there are no milia-like cysts ..."
+    r"|\b(?:unlikely|not\s+likely)\s+to\s+be\s+(?:an?\s+|the\s+)?"
     # batch 21: "Nothing suggests aggravation", "nothing to suggest an aggravating ..."
     r"|\bnothing\s+(?:(?:here|else|at\s+all)\s+)?(?:to\s+)?(?:suggests?|indicates?|supports?|favou?rs?|points?\s+to)\s+"
     r"(?:\w+\s+)?"

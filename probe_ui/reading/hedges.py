@@ -42,13 +42,20 @@ HEDGE = re.compile(
     r"confidence\"\s*:\s*0?\.[0-4]\d*(?![\d.])|"
     # batch 19: not a posture ("pain eased by leaning forward")
     r"lean(?:s|ing)?(?!\s+(?:forwards?|backwards?|back|over|against|on)\b)|not\s+(?:entirely\s+|completely\s+|"
-    r"fully\s+|100\s*%\s+|at\s+all\s+)?(?:sure|certain|confident)|unsure|uncertain|unclear|"
+    # batch 116: "Having looked at the lateral view, though, I'm not so sure."
+    r"fully\s+|100\s*%\s+|at\s+all\s+|so\s+|that\s+|too\s+)?(?:sure|certain|confident)|"
+    r"\bI\s+(?:cannot|can't|couldn't|could\s+not)\s+tell\s+which\b|unsure|uncertain|unclear|"
     # a review of 6ce9d37: "I'm not at all sure about any of this: the blunting could just as well be pleural
     # thickening", "the findings are equivocal and I can't commit to yes or no", "so treat my answer as a guess"
     # (the findings called equivocal, not a recommendation's "CT or MRI if the fracture line is equivocal")
     r"(?:could|may|might)\s+(?:just\s+)?as\s+well\s+be|(?:findings|appearances?|features)\s+(?:are|is|remain)\s+"
     r"equivocal|(?:cannot|can't)\s+commit|"
-    r"(?:answer|reading|call)\s+as\s+a\s+guess|(?:cannot|can't)\s+"
+    r"(?:answer|reading|call)\s+as\s+a\s+guess|"
+    # "Or B, seborrheic keratosis - I can't split them", "I cannot distinguish T2 from PD here"
+    # (the reader's own doubt: not "the radiograph can't distinguish infective consolidation from haemorrhage")
+    r"\bI\s+(?:cannot|can't|couldn't|could\s+not)\s+(?:really\s+|reliably\s+|confidently\s+)?(?:split|separate|"
+    r"distinguish|differentiate|tell)\s+(?:them|these|the\s+two|between|(?:[\w\-]+\s+){1,3}(?:from|apart))\b|"
+    r"(?:cannot|can't)\s+"
     # batch 10: "can't fully exclude", "cannot be completely excluded"
     r"(?:(?:fully|completely|entirely|totally|confidently|definitely)\s+)?(?:exclude|rule\s+out)|"
     r"(?:cannot|can't)\s+be\s+(?:(?:fully|completely|entirely|totally|confidently|definitely)\s+)?"

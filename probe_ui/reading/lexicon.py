@@ -286,13 +286,20 @@ def textbook_statement(text: str) -> bool:
     return bool(_TEXTBOOK.search(head)) and not _THIS_CASE.search(head)
 
 
+def instruction(text: str) -> bool:
+    """Whether a reply opens by telling how to judge such an image and never says what it sees itself (:data:
+    `_INSTRUCTS`: "To assess a brain CT for abnormality, evaluate the ventricles, ...")."""
+    head = text[:3000]
+    return bool(_INSTRUCTS.match(head)) and not _OWN_LOOK.search(head)
+
+
 def generic_statement(text: str) -> bool:
     """Whether a reply speaks about the topic in general and not about this image or case (its first 3,000
     characters: a general remark is short, and a degenerate reply stays fast)."""
     if textbook_statement(text):
         return True
     head = text[:3000]
-    if _INSTRUCTS.match(head) and not _OWN_LOOK.search(head):
+    if instruction(head):
         return True  # batch 98: "To judge whether a brain CT is abnormal, check for hemorrhage, ..."
     # batch 34: a question back to the user ("Could you share the patient's surgical history?") asks about the case
     # and says nothing of it
@@ -302,8 +309,11 @@ def generic_statement(text: str) -> bool:
 
 # a reply that opens by telling how to judge ("To judge whether a brain CT is abnormal, check for ..."), and never says
 # what it sees itself
-_INSTRUCTS = re.compile(r"(?i)\A\W*to\s+(?:judge|tell|decide|determine|assess|work\s+out)\s+(?:whether|if)\b"
-                        r"[^.!?\n]{0,160}?,\s*(?:you\s+)?(?:check|look|search|assess|evaluate|examine)\b")
+_INSTRUCTS = re.compile(r"(?i)\A\W*to\s+(?:judge|tell|decide|determine|assess|evaluate|work\s+out)\s+(?:whether|if|"
+                        # batch 117: "To assess a brain CT for abnormality, evaluate the ventricles, the sulci, ..."
+                        r"(?:an?|the)\s+[^,.!?\n]{1,60}?\s+for)\b"
+                        r"[^.!?\n]{0,160}?,\s*(?:you\s+)?(?:first\s+)?(?:check|look|search|assess|evaluate|examine|"
+                        r"review|inspect)\b")
 _OWN_LOOK = re.compile(r"(?i)\b(?:i|i'm|i've|i'd|here|this\s+(?:image|scan|study|film|radiograph|ct|mri))\b")
 _QUESTION_BACK = re.compile(r"(?i)(?:\A|(?<=[.!?\n]))[ \t]*(?:could|can|would|will)\s+you\s+(?:please\s+)?"
                             r"(?:share|provide|send|tell|give|clarify|confirm|upload|attach)\b[^.!?\n]*\?")
@@ -1058,8 +1068,8 @@ WORDS: dict[str, tuple[str, ...]] = {
                    # differential that names each option (Spanish, Portuguese, Italian, German)
                    "conclusión", "conclusão", "conclusione", "schlussfolgerung", "fazit"),
     "impression": ("印象",),
-    # batch 89: Sichuanese "没得腹水" (there is no ascites)
-    "no": ("没有", "没得"),
+    # batch 89: Sichuanese "没得腹水" (there is no ascites); batch 117: Wuhan "冇得腹水"
+    "no": ("没有", "没得", "冇得"),
     "is": ("ist", "est", "es", "lautet", "是"),
 }
 _JOINERS = {"und": "and", "et": "and", "y": "and", "e": "and", "oder": "or", "ou": "or", "o": "or",

@@ -32,6 +32,8 @@ _ABSENT = re.compile(
     r"|n't\s+(?!(?:just|only|merely|simply|it|they|this|that)\b)(?:[\w\-]+\s+){0,2}?" + _PRED + r"\b"
     r"|\bnone\b|\bnothing\b|\babsen(?:t|ce)\b|\bunremarkable\b|\bwithout\s+(?:any\s+)?(?:evidence|signs?)\b"
     r"|\A\W*not\b(?!\s+only\b)"  # a reply opening with "Not": "Not in the left lung."
+    # batch 117: "Nowhere to be seen — lung markings run all the way out to the pleura."
+    r"|\bnowhere\s+(?:to\s+be\s+)?(?:seen|found|visible|identified)\b"
     # a space that holds no fluid: "The peritoneal cavity is dry."
     r"|\b(?:cavity|space|abdomen|pelvis|joint|recess|pouch)\s+(?:is|are|looks|appears|remains|seems)\s+"
     r"(?:completely\s+|entirely\s+)?dry\b"
@@ -55,7 +57,7 @@ PRESENCE_UNSURE = re.compile(
 # nor "The lungs are clear." to a question about the pleura)
 _PLACE_CLEAR = re.compile(r"(?i)\b(lobes?|lungs?|zones?|bases?|apex|apices|lingula)\s+(?:is\s+|are\s+|remains?\s+|"
                           r"looks?\s+)?(?:completely\s+|entirely\s+)?clear\b(?![\s\-]+(?:cut|evidence|sign|of\b))")
-CLAUSE_NEGATION = re.compile(r"(?i)\b(?:no|not|never|none|without|nothing)\b|n't\b")
+CLAUSE_NEGATION = re.compile(r"(?i)\b(?:no|not|never|none|without|nothing|nowhere)\b|n't\b")
 # batch 26: the normal anatomy an image shows said to be visible ("The lungs and the heart are visible.") states no
 # finding: what it says is there is the organs themselves, not what the question asks about
 _ANATOMY = (r"(?:(?:both\s+|the\s+)?(?:lungs?|heart|ribs?|bones?|diaphragm|hemidiaphragms?|mediastinum|trachea|"

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from probe_ui.reading.cleaning import sentence_lead
+from probe_ui.reading.cleaning import sentence_lead, unmarked
 from probe_ui.reading.lexicon import fold_quotes
 
 __all__ = ["REFUSAL_PHRASES", "closing_advice", "declining_opening", "is_refusal", "only_disclaims", "refusal_names",
@@ -240,7 +240,8 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
      "I can't be sure without the image, but the answer is B."),
     ("without-the-image",
      r"\bwithout\s+(?:(?:seeing|viewing|access\s+to|being\s+able\s+to\s+(?:see|view))\s+)?(?:the|an|this|any|"
-     r"your)\s+(?:actual\s+|attached\s+|provided\s+)?" + _IMAGE
+     # batch 117: "... without the CT images — only the request text was attached."
+     r"your)\s+(?:actual\s+|attached\s+|provided\s+)?(?:(?:ct|mri?|pet|x-?ray|ultrasound|radiology)\s+)?" + _IMAGE
      + r"(?!\s+(?:artifacts?|artefacts?|degradation|noise|quality|distortion))"
      r"|\bwithout\s+(?:seeing|viewing|access\s+to)\s+(?:the|an|this|any|your)\s+(?:actual\s+)?" + _STUDY + r"\b",
      "Without the image I can't be certain."),
@@ -860,6 +861,15 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
      r"|\bmy\s+answer\s+(?:may|might|could)\s+not\s+be\s+(?:correct|right|accurate)\b|\bi\s+guess\b|\bmaybe\b"
      r"|\bhard\s+to\s+tell\s+but\b)",
      "Image quality limited (rotated, underexposed). Tentatively, the tube tip lies in the right main bronchus: B."),
+    # batch 116: a report's image-quality field that faults the image, and its answer field qualified ("Image quality:
+    # Suboptimal - the radiograph is underexposed, ... Answer: No fracture identified, with low confidence.")
+    ("image-quality-field-then-tentative",
+     r"(?m)^[ \t\-]*(?:image\s+)?quality\s*:[ \t]*(?:poor|limited|suboptimal|degraded|low)\b"
+     r"(?:(?!\n(?:answer|impression|conclusion)\s*:)[\s\S]){0,1500}?"
+     r"\n(?:answer|impression|conclusion)\s*:[^\n]*?(?:\btentative(?:ly)?\b|\bprovisional(?:ly)?\b"
+     r"|\b(?:low|limited)[\s\-]confidence\b)",
+     "Image quality: Suboptimal - underexposed.\nFindings: cortices continuous.\nAnswer: No fracture, with low "
+     "confidence."),
     # batch 100: "I wouldn't want to tell you there's no mass on the basis of this, or raise an alarm about one that
     # isn't there." (what it will not say is no answer)
     ("would-not-want-to-say",
@@ -1423,7 +1433,9 @@ _WITHDRAWN_ON_REVIEW = re.compile(r"(?is)(?:\A[\W_]*|\b(?:initial|first|original
 _REVIEWED_AGAIN = re.compile(r"(?i)(?:\A|[.!?\n])[ \t*_]*on\s+(?:re-?review|second\s+look|a\s+second\s+look|"
                              r"closer\s+look|further\s+review)\s*[,:]")
 # the reply takes back an answer of its own: a withdrawal, not a decline
-_WITHDRAWS_OWN = re.compile(r"(?i)\bI(?:'m|\s+am)\s+withdrawing\s+my\b|\bI(?:'ll|\s+will)?\s+withdraw\s+my\b")
+_WITHDRAWS_OWN = re.compile(r"(?i)\bI(?:'m|\s+am)\s+withdrawing\s+my\b|\bI(?:'ll|\s+will)?\s+withdraw\s+my\b"
+                           # batch 116: "... so I'm withdrawing the answer above."
+                           r"|\bI(?:'m|\s+am)\s+withdrawing\s+(?:the|that)\s+(?:answer|reading|call)\s+(?:above|I\s+gave)\b")
 
 
 # batch 103: "I said no, but the lucent line ... could be a fracture — or it could be the normal apophysis. Honestly, I
@@ -1441,7 +1453,10 @@ _FROM_THE_IMAGES = re.compile(r"(?i)\b(?:from|on|with)\s+(?:these|this|the|those
 # honestly can't tell from this still image whether ..., so I'm no longer confident in calling it either solid or
 # cystic", a decline)
 _NO_LONGER_CONFIDENT = re.compile(r"(?i)\bI(?:'m|\s+am)\s+(?:not\s+(?:as\s+|so\s+)?confident\s+in\s+[^.;!?\n]{1,40}?"
-                                  r"\s+any\s*more|no\s+longer\s+confident\s+in)\b")
+                                  r"\s+any\s*more|no\s+longer\s+confident\s+in)\b"
+                                  # batch 116: "No, I'd say the fracture isn't displaced ... Having looked at the
+                                  # lateral view more carefully, though, I'm not so sure."
+                                  r"|\b(?:though|however),\s+I(?:'m|\s+am)\s+not\s+so\s+sure\b")
 
 
 def is_refusal(text: str) -> bool:
@@ -1455,7 +1470,9 @@ def is_refusal(text: str) -> bool:
         return False
     if len(text) > 8000:  # a refusal is said where a reply starts or ends: a degenerate 100 kB reply stays fast
         text = text[:5000] + "\n" + text[-3000:]
-    t = fold_quotes(text)
+    # batch 116: "**Image quality:** Suboptimal — the radiograph is underexposed", "The CT image is **low-resolution
+    # and partly cropped**": what the marks set in bold is read as written
+    t = unmarked(fold_quotes(text))
     if _ANSWER_WITHDRAWN.search(t) and refusal_names(t) <= {"cannot-be-determined", "cannot-decide"}:
         return False
     if _NO_LONGER_CONFIDENT.search(t) and not _FROM_THE_IMAGES.search(t) \

@@ -66,11 +66,11 @@ from probe_ui.reading.item import Item
 from probe_ui.reading.letters import lone_letter
 from probe_ui.reading.lexicon import fold_quotes
 from probe_ui.reading.marks import clear_lead
-from probe_ui.reading.presence import CLAUSE_NEGATION, another_finding, finding_stems
+from probe_ui.reading.presence import CLAUSE_NEGATION, PRESENCE_QUESTION, another_finding, finding_stems
 from probe_ui.reading.pushback import held_answers
 from probe_ui.reading.refusals import refusal_names, undecided_between
 from probe_ui.reading.structured import few_shot_layout, findings_per_option
-from probe_ui.reading.subject import answer_from_predicate, between_regions
+from probe_ui.reading.subject import answer_from_predicate, answer_from_subject, between_regions
 from probe_ui.reading.verdicts import CORRECTION_WORD, REVISION, correction_spans, self_corrected
 from probe_ui.reading.weighing import is_truncated, named_in, runner_up_spans
 from probe_ui.reading.words import (
@@ -326,7 +326,37 @@ def _negated_choice(text: str, item: Item, label: str | None) -> bool:
     for other in item.options:  # batch 20: another option's own name ("| A. Non-proliferative ... | |") denies nothing
         if other != opt and pattern.search(other):
             text = re.sub(r"(?i)" + re.escape(other).replace(r"\ ", r"\s+"), " ", text)
-    return bool(pattern.search(text))
+    own = {w.casefold() for w in words}
+    for m in pattern.finditer(text):
+        line = text[text.rfind("\n", 0, m.start()) + 1:]
+        if re.match(r"[^\n]*\?", line) and "." not in line.split("?")[0]:
+            continue  # the question restated ("## Proliferative or non-proliferative?")
+        # batch 116: "no pleural line" to option "Pleural effusion", "little or no portal venous opacification" to
+        # "Portal venous phase": the words go on to name something else
+        nxt = re.match(r"(?:[ \t\-]+[^\W\d_][\w\-]*)+", text[m.end():])
+        if nxt is not None and _names_another(re.findall(r"[^\W\d_][\w\-]*", nxt.group(0).casefold())[:len(words)],
+                                              own):
+            continue
+        return True
+    return False
+
+
+def _names_another(following: list[str], own: set[str]) -> bool:
+    """Whether the words right after a negated option word go on to name something else: the first of them that is
+    not the option's own is a content word ("no pleural line" to "Pleural effusion"), not a joining word."""
+    for w in following:
+        if w in own:
+            continue
+        return w not in _JOINING and w not in _WHAT_IT_QUALIFIES
+    return False
+
+
+_JOINING = frozenset("and or but is are was were in on at of with to from for as by nor so than the a an this that "
+                     "it its which who seen present here there".split())
+# the words an option's adjective may qualify and still be the option ("no proliferative changes" is non-proliferative)
+_WHAT_IT_QUALIFIES = frozenset("change changes feature features sign signs finding findings disease pattern patterns "
+                               "appearance appearances component components process type form stage element elements "
+                               "activity vessel vessels lesion lesions".split())
 
 
 #: a negation in the clause before an option is named ("These findings don't point to A, erythema migrans.", "This
@@ -492,6 +522,13 @@ def _hedged_part(text: str, item: Item, method: str, label: str | None, placed: 
             # batch 90: "**Answer: B – right side**" opening a systematic review: its sentence, and those that name
             # an answer or what is asked, as for an answer a long reply opens with
             text = _answering_sentences(text, item, "leading", label)
+        elif at >= 0:
+            # batch 116: "... Answer: C, both hips. ... early-stage disease may be suitable for core decompression.":
+            # a hedge in the advice after the answer is about what to do, not about the answer
+            sentences = _sentences(text)
+            text = "\n".join(x for i, x in enumerate(sentences)
+                             if i == 0 or not _ADVICE.search(x) or _answering(x, item)
+                             or not all(_MILD_HEDGE.fullmatch(m.group(0)) for m in HEDGE.finditer(x)))
     elif placed and len(text.split()) > LONG_WORDS:
         text = _answering_sentences(text, item, method, label)
     text = _OTHERS_VIEW.sub(lambda m: " " * len(m.group(0)), text)
@@ -528,14 +565,15 @@ def _placed(text: str, item: Item, method: str, label: str | None) -> bool:
     answer, read alone and sure (:func:`_opens_with`)."""
     if method in _PLACED:
         return True
-    if _opens_with(text, item, method, label):
+    if _opens_with(text, item, method, label) or _closes_with(text, item, method, label):
         return True
     if method != "bare" or label is None or item.kind != "choice":
         return False
     sentences = _sentences(text)
     letter = lone_letter(label)
+    opening = _sentences(_after_preamble(text.lstrip()))[:1]
     held = [x for x in sentences if x.strip(" \t\n*_#>-.:()[]") == label or (letter.search(x) and (
-        x is sentences[0] or x is sentences[-1] or _CONCLUDING_SENTENCE.match(x)))]
+        x is sentences[0] or x in opening or x is sentences[-1] or _CONCLUDING_SENTENCE.match(x)))]
     # (not "Option D would be the default in a normal study, and this is not a normal study.": a letter supposed or
     # denied; hostile review of batches 90-91)
     return any(not _SUPPOSED.search(x) for x in held)
@@ -544,6 +582,22 @@ def _placed(text: str, item: Item, method: str, label: str | None) -> bool:
 # a heading of a few words on a line of its own before the answer ("### Short answer\n**Yes**, the image shows the
 # chest.", its marks already cleaned away)
 _OPENING_HEADING = re.compile(r"[ \t*_#>]*(?:[^\W\d_][\w\-']*[ \t]*){1,4}:?[ \t*_]*\n\s*")
+# batch 116: a line that restates the question ("## Is there a nodule in the right upper lobe?", "### Question\nChild or
+# adult?") before the answer
+_QUESTION_LINE = re.compile(r"[ \t*_#>]*[^\n]{1,200}\?[ \t*_]*\n\s*")
+
+
+def _after_preamble(text: str) -> str:
+    """The reply from its first line that is neither a short heading ("### Short answer") nor the question restated
+    ("## Is there a nodule in the right upper lobe?"): where an answer it opens with stands."""
+    for _ in range(4):
+        m = _OPENING_HEADING.match(text) or _QUESTION_LINE.match(text)
+        if m is None:
+            break
+        text = text[m.end():]
+    return text
+
+
 # the end of a reply's opening sentence: a full stop, "!" or "?" before a space, or a line break
 _OPENING_END = re.compile(r"[.!?](?=\s|\Z)|\n")
 #: an opening sentence longer than this is itself an explanation, not a stated answer
@@ -568,10 +622,7 @@ def _opens_with(text: str, item: Item, method: str, label: str | None) -> bool:
     if label is None or method in _MARKED or method in ("question_subject", "language", "bare") \
             or len(text.split()) <= LONG_WORDS:
         return False  # (a lone letter has its own place, _placed)
-    rest = text.lstrip()
-    heading = _OPENING_HEADING.match(rest)
-    if heading is not None:
-        rest = rest[heading.end():]
+    rest = _after_preamble(text.lstrip())
     end = _OPENING_END.search(rest)
     opening = rest[:end.end()] if end is not None else rest
     if not opening.strip(" \t\n*_#>.") or len(opening.split()) > _OPENING_WORDS or _SUPPOSING.search(opening):
@@ -582,6 +633,35 @@ def _opens_with(text: str, item: Item, method: str, label: str | None) -> bool:
 
     alone = extract(opening, item.kind, item.labels, item.options, question=item.question)
     return alone.choice == label and alone.sure and alone.method != "question_subject"
+
+
+def _closes_with(text: str, item: Item, method: str, label: str | None) -> bool:
+    """Batch 116: whether a long reply closes with the answer it is read as, in a sentence that, read alone, gives that
+    answer sure, and only advice after it ("... No, the common bile duct isn't dilated. If liver tests are obstructive
+    despite this, an MRCP would be worth considering.", "### Answer\n**No** — the fracture is **undisplaced**.
+    Clinical assessment of finger rotation is still recommended."): the closing counterpart of :func:`_opens_with`."""
+    if label is None or method in _MARKED or method in ("question_subject", "language") \
+            or len(text.split()) <= LONG_WORDS:
+        return False
+    # (each line too; of the last 3,000 characters, where a closing and its advice stand)
+    sentences = [x for x in re.split(r"(?<=[.!?;])\s+|\n+", text[-3000:]) if x.strip(" \t\n*_#>-")]
+    while sentences and (_HEADING_ONLY.fullmatch(sentences[-1].strip()) or (
+            _ADVICE.search(sentences[-1]) and not _answering(sentences[-1], item, set())
+            and not HEDGE.search(sentences[-1]))):
+        sentences.pop()  # advice, and the headings over it ("### Note", "### Recommendation")
+    if len(sentences) < 2:
+        return False
+    closing = sentences[-1].strip()
+    if len(closing.split()) > _OPENING_WORDS or _SUPPOSING.search(closing):
+        return False
+    from probe_ui.reading.answers import extract  # the reader itself (it imports this module)
+
+    alone = extract(closing, item.kind, item.labels, item.options, question=item.question)
+    return alone.choice == label and alone.sure and alone.method != "question_subject"
+
+
+# a line that is only a heading ("### Note", "**Recommendation:**")
+_HEADING_ONLY = re.compile(r"[#>*_\s]*(?:[^\W\d_][\w\-']*[ \t]*){1,4}:?[*_\s]*")
 
 
 # what a doubt about the finding names instead of it ("Yes, there's a fracture. ... The line may be a nutrient
@@ -615,13 +695,35 @@ def _answering_sentences(text: str, item: Item, method: str, label: str | None) 
         held = sentences[0] if method == "leading" else sentences[-1]
 
     def answering(x: str) -> bool:
-        return (item.kind != "yesno" and bool(named_in(x, item))) or bool(asked and finding_stems(x) & asked) \
-            or (item.kind == "yesno" and re.match(r"(?i)[\W_]*(?:yes|no)\b", x) is not None) \
-            or _OWN_ANSWER.search(x) is not None
+        return _answering(x, item, asked)
 
     kept = [x if x is held or _ANOTHER_EXPLANATION.search(x) or _EQUALLY.search(x) else _answering_clauses(x, answering)
             for x in sentences if x is held or answering(x) or _ANOTHER_EXPLANATION.search(x) or _EQUALLY.search(x)]
     return "\n".join(kept)
+
+
+def _answering(sentence: str, item: Item, asked: set[str] | None = None) -> bool:
+    """Whether a sentence names an answer (an option, a yes or no opening it) or what the question asks about, or
+    speaks of the reply's own answer: a hedge there is about the answer."""
+    if asked is None:
+        asked = finding_stems(item.question) if item.question else set()
+    return (item.kind != "yesno" and bool(named_in(sentence, item))) \
+        or bool(asked and finding_stems(sentence) & asked) \
+        or (item.kind == "yesno" and re.match(r"(?i)[\W_]*(?:yes|no)\b", sentence) is not None) \
+        or _OWN_ANSWER.search(sentence) is not None
+
+
+# advice on what to do next ("orthopaedic referral; early-stage disease may be suitable for core decompression",
+# "staging and tissue sampling will likely follow")
+_ADVICE = re.compile(r"(?i)\b(?:recommend\w*|referr?\w*|follow[\s\-]?up|suitable\s+for|manage(?:d|ment)|treatment|"
+                     r"biopsy|sampling|staging|surgery|surgical|decompression|excision|monitoring|re-?imag\w*|"
+                     r"worth\s+considering|further\s+(?:imaging|evaluation|work[\s\-]?up)|"
+                     r"will\s+(?:likely|probably|possibly)\s+(?:follow|be\s+needed|be\s+required))\b")
+
+
+# the hedge words advice is said with ("may be suitable", "will likely follow"), not a doubt the reply has ("I'm not
+# sure", "uncertain"), which stays heard wherever it stands
+_MILD_HEDGE = re.compile(r"(?i)probabl[ey]|likely|possibl[ey]|perhaps|might|(?:could|may)\s+be")
 
 
 # what speaks of the reply's own answer ("so treat my answer as a guess", "I'm not at all sure about any of this", "I
@@ -896,17 +998,25 @@ def _ends_in_other_text(text: str, item: Item, label: str) -> bool:
 # 或 A. Pneumonia"): an alternative, not an answer
 _ALTERNATIVE = re.compile(r"(?i)\bor\b|\u6216|\boder\b|\bou\b")
 _CLAUSE = re.compile(r"[.!?;,:\n\u2014\u2013\u3002]")
+# two answers held side by side ("The boundary between adult and elderly isn't something a hand film resolves well.")
+_BETWEEN = re.compile(r"(?i)\bbetween\b[^.!?;\n]*?\band\b")
 
 
 def _offered_with_another(text: str, item: Item, label: str) -> bool:
     """Choice and label items: the last clause that names ``label`` also names another answer, joined by "or"."""
-    if item.kind == "yesno" or _ALTERNATIVE.search(text) is None:
+    if item.kind == "yesno" or (_ALTERNATIVE.search(text) is None and _BETWEEN.search(text) is None):
         return False  # (no "or" anywhere: no clause offers two, and the clauses need not be read one by one)
     last = None
     for clause in _CLAUSE.split(text):
         if label in named_in(clause, item):
             last = clause
-    return last is not None and _ALTERNATIVE.search(last) is not None and bool(named_in(last, item) - {label})
+    if last is None:
+        return False
+    between = _BETWEEN.search(last)
+    if between is not None and item.kind == "label" and any(
+            x != label and phrase_regex(x).search(last, between.start()) for x in item.labels):
+        return True  # (each named, though the clause goes on to deny: "... adult and elderly isn't something ...")
+    return (_ALTERNATIVE.search(last) is not None or between is not None) and bool(named_in(last, item) - {label})
 
 
 # yes/no readings from where a word occurs (the question's subject, a finding, a gloss), not from an answer word
@@ -1011,7 +1121,11 @@ def doubts(text: str, item: Item, method: str, label: str | None = None, *, refu
         found.append("compared")  # "Obstructive, favoured versus communicating.": which one it favours is in words
     if item.kind != "yesno" and method in _MENTIONS | {"language", "label_word"} and _FOREIGN_NOT.search(t):
         found.append("negation")  # "Jawaban akhir: bukan anak-anak" (not a child), "소아가 아닙니다." (not a child)
-    if item.kind == "yesno" and len(stated_answers(t, item)) > 1:  # "Yes, ... No, ...": both stated as the answer
+    stated = stated_answers(t, item, after_lead_in=True) if item.kind == "yesno" else set()
+    if len(stated) > 1 or (label is not None and stated and label not in stated
+                           and method not in _MARKED | {"final_verdict"}):
+        # "Yes, ... No, ...": both stated as the answer; "Looks like it, doesn't it? No, the lucency is a nutrient
+        # canal." (read yes from the idiom): the answer the reply states is the other
         found.append("contradiction")
     elif method == "declaration" and _held_apart(t, item):
         found.append("kept two")  # "I stand by D. I stand by A.": two answers held
@@ -1084,10 +1198,15 @@ def doubts(text: str, item: Item, method: str, label: str | None = None, *, refu
         found.append("another finding")  # "No free air under the diaphragm. Yes, the film is erect."
     elif method == "leading" and item.aliases and label == item.aliases["nope"] and _DENIED_FIRST.match(t) and (
             _DENIED_THEN_BUT.match(t) or _another_side(t, item.question) or shows_predicate(t, item.question)
-            or _denied_there_then_found(t) or _sign_denied_then_another(t, item.question)):
+            or _denied_there_then_found(t) or _sign_denied_then_another(t, item.question)
+            or _denied_qualified_then_found(t, item.question) or _subject_after_denial(t, item.question)):
         # "No meniscus, but subpulmonic fluid elevates the right hemidiaphragm.", "No blunting on the left; ...", "No
         # rotation. The fragments are overriding by 1 cm." (hostile review of 2363cef)
         found.append("turns")
+    if method == "label_word" and item.aliases and label == item.aliases["yep"] and _conceded_yes(t):
+        found.append("another finding")  # "It's a radiograph, yes, but I don't see a fracture."
+    if method in {"presence", "question_subject", "label_word", "leading"} and _SCANT.search(t):
+        found.append("negation")  # "The film hardly shows a fracture."
     if method == "label_word" and _word_about_another(t, item, label):
         found.append("another finding")  # "- No pleural effusions.\nYes, the film is adequately inspired ..."
     if method == "label_word" and _word_against_its_clause(t, item, label):
@@ -1166,6 +1285,17 @@ _SHORT_REPLY_CHARS = 400
 # a reply that opens by denying a noun phrase ("No meniscus", "No fracture of the scaphoid") and then turns ("but",
 # "however"): what it denies may be one sign or one place, and what it turns to may be the finding asked about (hostile
 # review of 2363cef)
+# a yes granted to something else before the reply turns ("It's a radiograph, yes, but I don't see a fracture."): the
+# words of its clause before the ", yes, but"
+_CONCEDED_YES = re.compile(r"(?i)[^\W\d_][^.?!\n]{0,200},[ \t]*yes[ \t]*,[ \t]*but\b")
+_YES_BUT = re.compile(r"(?i),[ \t]*yes[ \t]*,[ \t]*but\b")
+
+
+def _conceded_yes(text: str) -> bool:
+    """Whether a clause grants something with a yes before it turns ("It's a radiograph, yes, but ...")."""
+    return any(_CONCEDED_YES.search(text, max(0, m.start() - 201), m.end()) for m in _YES_BUT.finditer(text))
+# a verb all but denied ("The film hardly shows a fracture.")
+_SCANT = re.compile(r"(?i)\b[^\W\d_]+[ \t]+(?:hardly|scarcely)\b")  # (not the opening "Hardly - ...", a no)
 _DENIED_FIRST = re.compile(r"(?i)[\W_]*no[ \t]+(?!(?:it|it's|there|this|that|i|the|not|we|you|they|doubt|question|way|"
                            r"sir|wait)\b)[^\W\d_]")
 _DENIED_THEN_BUT = re.compile(r"(?is).{0,400}?\b(?:but|however|although|though|yet|whereas)\b")
@@ -1188,6 +1318,42 @@ def _denied_there_then_found(text: str) -> bool:
     clause = _FIRST_CLAUSE.match(text)
     return first is not None and clause is not None and _LIMITED.search(clause.group(0)) is not None \
         and _FOUND_AFTER.search(text, first.end()) is not None
+
+
+def _denied_qualified_then_found(text: str, question: str) -> bool:
+    """An opening denial of a kind of the finding asked about, then the finding stated of another kind ("No evidence
+    of a displaced fracture; there is an undisplaced hairline fracture." to "Is there a fracture?")."""
+    clause = _FIRST_CLAUSE.match(text)
+    terms = asked_terms(question)
+    if clause is None or not terms:
+        return False
+    words = re.findall(r"[^\W\d_][\w\-]*", clause.group(0).casefold())
+    at = next((i for i, w in enumerate(words) if any(_stem_is(w, x) for x in terms)), None)
+    if at is None or not set(words[1:at]) - _NOT_A_KIND:
+        return False  # the finding itself denied ("No evidence of a fracture")
+    return any(_FOUND_AFTER.search(c) and any(_stem_is(w, x) for w in re.findall(r"[^\W\d_][\w\-]*", c.casefold())
+                                              for x in terms)
+               for c in re.split(r"[.;!?\n]", text[clause.end():]))
+
+
+# the words between an opening "no" and the finding that do not name a kind of it
+_NOT_A_KIND = frozenset({"evidence", "of", "a", "an", "any", "the", "sign", "signs", "definite", "obvious", "visible",
+                         "clear", "convincing", "significant", "radiographic", "suggestion", "finding", "findings"})
+
+
+def _stem_is(word: str, term: str) -> bool:
+    """Whether a reply's word is the question's term (stems compared)."""
+    return overlap.stem(word) == term
+
+
+def _subject_after_denial(text: str, question: str) -> bool:
+    """An opening denial of something else, then a sentence that says the image is what the question asks ("No image
+    artefact. This is a longitudinal ultrasound of the right kidney." to "Is this an ultrasound image?")."""
+    if PRESENCE_QUESTION.search(question):
+        return False  # what the image is, not whether a finding is there ("No renal mass. The left kidney has ...")
+    first = SENTENCE_END.search(text)
+    rest = text[first.end():].strip() if first is not None else ""
+    return bool(rest) and answer_from_subject(rest, question) == "yes"
 
 
 def _sign_denied_then_another(text: str, question: str) -> bool:

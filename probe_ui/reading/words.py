@@ -613,7 +613,14 @@ def answer_clauses(text: str) -> list[str]:
     return [x for x in re.split(r"(?<=[.!?;\n])", text) if x]
 
 
-def stated_answers(text: str, item: Item) -> set[str]:
+# a few words that open a clause before the answer it states ("On my own read, no, I don't see a fracture.",
+# "Honestly, yes."): where a yes/no word after them is still the clause's answer (for doubts, not for reading)
+_LEAD_IN = re.compile(r"(?i)(?:(?:on|in|from|by|to)[ \t]+(?:my|a|our)[ \t]+(?:own[ \t]+|second[ \t]+|closer[ \t]+)?"
+                      r"(?:read(?:ing)?|view|look|opinion|review|assessment|judge?ment)|honestly|frankly|personally|"
+                      r"candidly|to[ \t]+be[ \t]+honest|in[ \t]+short|in[ \t]+summary|overall)[ \t]*,[ \t]*")
+
+
+def stated_answers(text: str, item: Item, *, after_lead_in: bool = False) -> set[str]:
     """Yes/no items: the answers the reply states clause by clause, without counting what its clauses only
     mention: a yes/no word that opens its clause as the answer ("Yes, there is an effusion.", "No.", "No -"), and a
     sentence that opens by denying what the question asks ("No pneumothorax is seen." to "Is there a
@@ -621,7 +628,8 @@ def stated_answers(text: str, item: Item) -> set[str]:
     abnormality is seen.", nor "No consolidation in the left lung." to "... in the right lower lobe?", nor "No free
     fluid in the abdomen." to "Is there a pleural effusion?"). Two answers stated
     ("Yes, there is a pleural effusion. No, the costophrenic angles are clear.", "Yes. No pneumothorax is seen.")
-    contradict each other."""
+    contradict each other. ``after_lead_in`` counts a yes/no word after a few opening words too ("On my own read,
+    no, ...")."""
     if item.kind != "yesno":
         return set()
     terms: tuple[str, ...] | None = None
@@ -631,6 +639,9 @@ def stated_answers(text: str, item: Item) -> set[str]:
         if x.rstrip().endswith("?"):
             continue  # asked, not answered
         t = x.lstrip(" \t\n-*>\"'`_")
+        lead = _LEAD_IN.match(t) if after_lead_in else None
+        if lead is not None:
+            t = t[lead.end():]
         for word, lab in item.words:
             m = phrase_regex(word).match(t)
             if m and _INTERJECTION_FOLLOW.match(t, m.end()):
