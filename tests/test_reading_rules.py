@@ -11607,10 +11607,93 @@ _NEAR_MISSES_EFC4F03 = [
 ]
 
 
+_NEAR_MISSES_5F68AA0 = [
+    # hostile review of 5f68aa0 (/tmp/review117): advice that raises another reading, a negated option word that
+    # is the option's own, a qualified denial then the finding, a part of the film unseen after a denial
+    ('No fractures of the ribs. The left clavicle is fractured at its midshaft, with 1 cm of overlap.',
+     'yesno', ('yes', 'no'),
+     (),
+     'Is there a fracture in this radiograph? (please answer yes/no)', 'yes'),
+    ('No dilatation of the intrahepatic ducts. The common bile duct measures 11 mm, which is dilated.',
+     'yesno', ('yes', 'no'),
+     (),
+     'Is the common bile duct dilated? (please answer yes/no)', 'yes'),
+    ('I went through the film systematically: the trachea is central, the mediastinum is not widened, the hila are '
+     'of normal size and position, the diaphragms are clearly outlined and the bones show no lytic or sclerotic '
+     'lesion. The costophrenic angles were compared on both sides and the lung markings were followed out to the '
+     'periphery on each side. The right apex shows a visceral pleural line with no markings beyond it. Yes, '
+     'pneumothorax. Referral to the chest team is recommended. Follow-up imaging may reveal that this is a skin '
+     'fold.',
+     'yesno', ('yes', 'no'),
+     (),
+     'Is there a pneumothorax in this chest x-ray? (please answer yes/no)', None),
+    ('Answer: D. Benign nevus. Excision biopsy is recommended, as it could be a malignant lesion.',
+     'choice', ('A', 'B', 'C', 'D'),
+     ('Melanoma', 'Basal cell carcinoma', 'Seborrheic keratosis', 'Benign nevus'),
+     'Which diagnosis fits this dermoscopy image best?', None),
+    ('Answer: C. Both hips. MRI follow-up is recommended, since the right side might be normal.',
+     'choice', ('A', 'B', 'C', 'D'),
+     ('Left hip', 'Right hip', 'Both hips', 'Neither hip'),
+     'Which hip shows avascular necrosis?', None),
+    ('Answer: C. Pleural effusion. No pleural fluid is seen, though.',
+     'choice', ('A', 'B', 'C', 'D'),
+     ('Cardiomegaly', 'Pneumothorax', 'Pleural effusion', 'Normal study'),
+     'What is the main finding on this chest radiograph?', None),
+    ('Answer: B. Portal venous phase. No portal vein enhancement is visible yet.',
+     'choice', ('A', 'B'),
+     ('Arterial phase', 'Portal venous phase'),
+     'Was this image acquired in the arterial or the portal venous phase?', None),
+    ('Answer: A. Proliferative diabetic retinopathy. No proliferative neovascularisation is visible.',
+     'choice', ('A', 'B'),
+     ('Proliferative diabetic retinopathy', 'Non-proliferative diabetic retinopathy'),
+     'Does this fundus photograph show proliferative or non-proliferative diabetic retinopathy?', None),
+    ('Answer: D. Normal study. No normal lung markings are seen in the right upper zone.',
+     'choice', ('A', 'B', 'C', 'D'),
+     ('Cardiomegaly', 'Pneumothorax', 'Pleural effusion', 'Normal study'),
+     'What is the main finding on this chest radiograph?', None),
+    ('Answer: B. Pneumothorax. No pneumothorax line can be seen at the apex.',
+     'choice', ('A', 'B', 'C', 'D'),
+     ('Cardiomegaly', 'Pneumothorax', 'Pleural effusion', 'Normal study'),
+     'What is the main finding on this chest radiograph?', None),
+    ('Pneumothorax? Nowhere to be found in the usual places, but the left apex is obscured by the clavicle.',
+     'yesno', ('yes', 'no'),
+     (),
+     'Is there a pneumothorax in this chest x-ray? (please answer yes/no)', None),
+    ('No acute fracture. The old healed fracture callus of the fifth rib is noted for completeness.',
+     'yesno', ('yes', 'no'),
+     (),
+     'Is there a fracture in this radiograph? (please answer yes/no)', None),
+    ('No complete fracture. A greenstick fracture of the distal radial shaft is present.',
+     'yesno', ('yes', 'no'),
+     (),
+     'Is there a fracture in this radiograph? (please answer yes/no)', 'yes'),
+    ('No Doppler image. This is a longitudinal greyscale ultrasound of the gallbladder.',
+     'yesno', ('yes', 'no'),
+     (),
+     'Is this an ultrasound image? (please answer yes/no)', 'yes'),
+    ('No tension pneumothorax. There is a small left apical pneumothorax with a 1 cm rim.',
+     'yesno', ('yes', 'no'),
+     (),
+     'Is there a pneumothorax in this chest x-ray? (please answer yes/no)', 'yes'),
+    ('The duct is hardly dilated at all - 5 mm, within normal limits.',
+     'yesno', ('yes', 'no'),
+     (),
+     'Is the common bile duct dilated? (please answer yes/no)', 'no'),
+    ("It's far from unlikely to be a melanoma: atypical network, regression structures, blue-white veil.",
+     'choice', ('A', 'B', 'C', 'D'),
+     ('Melanoma', 'Basal cell carcinoma', 'Seborrheic keratosis', 'Benign nevus'),
+     'Which diagnosis fits this dermoscopy image best?', 'A'),
+    ("It's not unlikely to be an aggravating pseudoaneurysm, given the larger sac and the new haematoma.",
+     'choice', ('A', 'B'),
+     ('Showing a stable pseudoaneurysm', 'Showing an aggravating pseudoaneurysm'),
+     'Is the pseudoaneurysm in this image stable or aggravating?', 'B'),
+]
+
+
 @pytest.mark.parametrize("reply, kind, labels, options, question, meant",
                          [*_REVIEW_91, *_REVIEW_93, *_REVIEW_98, *_NEAR_MISSES_98_99, *_NEAR_MISSES_3AA43EA,
                           *_NEAR_MISSES_7D438EA_DD14B8B, *_NEAR_MISSES_C3B4252_9E8E215, *_NEAR_MISSES_FD68BDC,
-                          *_NEAR_MISSES_6CE9D37, *_NEAR_MISSES_EFC4F03])
+                          *_NEAR_MISSES_6CE9D37, *_NEAR_MISSES_EFC4F03, *_NEAR_MISSES_5F68AA0])
 def test_near_misses_of_the_hostile_reviews_are_never_sure_and_wrong(reply: str, kind: str, labels: tuple[str, ...],
                                                                      options: tuple[str, ...], question: str,
                                                                      meant: str | None) -> None:
@@ -11810,9 +11893,69 @@ _REFUSALS_EFC4F03 = [
      'Is there a fracture in this radiograph? (please answer yes/no)', False),
 ]
 
+_REFUSALS_5F68AA0 = [
+    # hostile review of 5f68aa0: a prior study lacked, a low-dose technique and a provisional report, a withdrawal
+    # that blames the image, bold that is not a decline
+    ("It's an ultrasound, yes, but a poor-quality one with heavy shadowing.",
+     'yesno', ('yes', 'no'),
+     (),
+     'Is this an ultrasound image? (please answer yes/no)', False),
+    ('Answer: C. Pleural effusion. No pleural fluid is seen, though.',
+     'choice', ('A', 'B', 'C', 'D'),
+     ('Cardiomegaly', 'Pneumothorax', 'Pleural effusion', 'Normal study'),
+     'What is the main finding on this chest radiograph?', False),
+    ("Somewhere between adult and elderly; I can't narrow it down further.",
+     'label', ('child', 'adult', 'elderly'),
+     (),
+     'Which age group does this radiograph belong to? (Answer with child, adult, or elderly)', False),
+    ('Yes, T2-weighted. I cannot distinguish T2 from PD reliably on a thumbnail, though.',
+     'yesno', ('yes', 'no'),
+     (),
+     'Is this a T2-weighted MRI? (please answer yes/no)', False),
+    ("B, basal cell carcinoma - or C, seborrheic keratosis. I can't split them.",
+     'choice', ('A', 'B', 'C', 'D'),
+     ('Melanoma', 'Basal cell carcinoma', 'Seborrheic keratosis', 'Benign nevus'),
+     'Which diagnosis fits this dermoscopy image best?', False),
+    ('Pneumothorax? Nowhere to be found in the usual places, but the left apex is obscured by the clavicle.',
+     'yesno', ('yes', 'no'),
+     (),
+     'Is there a pneumothorax in this chest x-ray? (please answer yes/no)', False),
+    ('I read this without the CT images from last year for comparison; there is a new acute subdural haematoma.',
+     'yesno', ('yes', 'no'),
+     (),
+     'Does this ct scan show any abnormality of the brain? (please answer yes/no)', False),
+    ('**Image quality:** Low-dose technique, adequate for bone.\n**Findings:** cortices intact.\n**Impression:** No '
+     'fracture; provisional report pending senior review.',
+     'yesno', ('yes', 'no'),
+     (),
+     'Is there a fracture in this radiograph? (please answer yes/no)', False),
+    ("I'm withdrawing the answer above: the image is too blurred to tell whether there is a fracture.",
+     'yesno', ('yes', 'no'),
+     (),
+     'Is there a fracture in this radiograph? (please answer yes/no)', True),
+    ("Yes, T2. Though, I'm not so sure — the image is too small to tell.",
+     'yesno', ('yes', 'no'),
+     (),
+     'Is this a T2-weighted MRI? (please answer yes/no)', True),
+    ('The **low-resolution** scout is irrelevant here; the axial images are diagnostic. Yes, there is a large '
+     'haemorrhage.',
+     'yesno', ('yes', 'no'),
+     (),
+     'Does this ct scan show any abnormality of the brain? (please answer yes/no)', False),
+    ('The image is **too low-resolution** to judge the duct.',
+     'yesno', ('yes', 'no'),
+     (),
+     'Is the common bile duct dilated? (please answer yes/no)', True),
+    ("**Answer: B**\n\nI'm withdrawing the answer above. The correct answer is C: both femoral heads are flattened.",
+     'choice', ('A', 'B', 'C', 'D'),
+     ('Left hip', 'Right hip', 'Both hips', 'Neither hip'),
+     'Which hip shows avascular necrosis?', False),
+]
+
+
 @pytest.mark.parametrize("reply, kind, labels, options, question, refusal",
                          [*_REFUSALS_C3B4252_9E8E215, *_REFUSALS_FD68BDC, *_REFUSALS_6CE9D37,
-                          *_REFUSALS_EFC4F03])
+                          *_REFUSALS_EFC4F03, *_REFUSALS_5F68AA0])
 def test_refusal_flags_of_the_hostile_reviews(reply: str, kind: str, labels: tuple[str, ...],
                                               options: tuple[str, ...], question: str, refusal: bool) -> None:
     """The hostile reviews' refusal cases (reviews of c3b4252 and 9e8e215, and of fd68bdc): the flag is what a careful
@@ -12475,12 +12618,8 @@ _NODULE_FINDINGS = ("\n\n### Findings\n- In the right upper zone, over the anter
      ("Left hip", "Right hip", "Both hips", "Neither hip"), "Which hip shows avascular necrosis?", "C", True, False),
     ("Answer: C. Both hips. Referral is recommended, though I'm not sure about this.", "choice", ("A", "B", "C", "D"),
      ("Left hip", "Right hip", "Both hips", "Neither hip"), "Which hip shows avascular necrosis?", "C", False, False),
-    # held-out batch 116: the option's first word denied, the words after it naming something else ("no pleural
-    # line" to "Pleural effusion"); its adjective over a word it may qualify still denies it
-    ("Findings:\n- Left base: homogeneous opacity with a meniscus.\n- No pleural line or absent lung markings.\n\n"
-     "Impression: Moderate left pleural effusion.\n\nAnswer: C. Pleural effusion", "choice", ("A", "B", "C", "D"),
-     ("Cardiomegaly", "Pneumothorax", "Pleural effusion", "Normal study"),
-     "What is the main finding on this chest radiograph?", "C", True, False),
+    # the option's first word denied after a declared answer, whatever word follows it ("no proliferative changes",
+    # and in a hostile review of 5f68aa0 "No pleural fluid is seen, though.")
     ("Answer: A. No proliferative changes are seen.", "choice", ("A", "B"),
      ("Proliferative diabetic retinopathy", "Non-proliferative diabetic retinopathy"),
      "Does this fundus photograph show proliferative or non-proliferative diabetic retinopathy?", "A", False, False),

@@ -287,7 +287,8 @@ _NEGATION_BEFORE = re.compile(
     # batch 37: "It cannot be the arterial phase, ...", as "it can't be the ..."
     r"|\bcan(?:not|\s+not)\s+be\s+(?:\w+\s+)?"
     # batch 117: "It's unlikely to be a seborrheic keratosis — there are no milia-like cysts ..."
-    r"|\b(?:unlikely|not\s+likely)\s+to\s+be\s+(?:an?\s+|the\s+)?"
+    # (not "not unlikely", "far from unlikely": a hostile review of 5f68aa0)
+    r"|(?<!\bnot\s)(?<!n't\s)(?<!\bfrom\s)\b(?:unlikely|not\s+likely)\s+to\s+be\s+(?:an?\s+|the\s+)?"
     # batch 21: "Nothing suggests aggravation", "nothing to suggest an aggravating ..."
     r"|\bnothing\s+(?:(?:here|else|at\s+all)\s+)?(?:to\s+)?(?:suggests?|indicates?|supports?|favou?rs?|points?\s+to)\s+"
     r"(?:\w+\s+)?"

@@ -58,7 +58,7 @@ _DECL_PREFIX = re.compile(
     # batch 25: "I'd mark B."
     r"|\bI(?:\s+would|\s+will|'d|'ll)\s+(?:mark|tick|circle)\b(?=[ \t]*(?:option[ \t]+)?\(?[A-Z]\b)"
     # batch 116: "So I'd read this as B, an aggravating pseudoaneurysm." (a capital letter after it)
-    r"|\bI(?:\s+would|'d)?\s+read\s+(?:this|it|the\s+(?:image|film|scan|study))\s+as\b"
+    r"|\bI(?:\s+would|'d)\s+read\s+(?:this|it|the\s+(?:image|film|scan|study))\s+as\b"
     r"(?=[ \t]*(?:option[ \t]+)?\(?[A-Z]\b)"
     # batch 91: "..., so I'm fairly confident in D." (a capital letter after it: not "confident in my reading")
     r"|\bI(?:'m|\s+am)\s+(?:(?:fairly|quite|very|reasonably|pretty)\s+)?confident\s+in\b"

@@ -13,11 +13,15 @@ import re
 # batch 90: what "may be" does in a recommendation ("CBCT may be considered if extraction is planned", "a small
 # pneumothorax may be observed with repeat imaging"): a next step, no doubt about the answer
 _RECOMMENDED = (r"\s+(?:considered|performed|obtained|indicated|warranted|helpful|useful|needed|required|repeated|"
+                # batch 116: "early-stage disease may be suitable for core decompression"
+                r"suitable|appropriate|"
                 r"observed|managed|treated|followed|offered|added|arranged|requested|ordered|scheduled)\b")
 
 #: the words that make a reading a guess, wherever they stand in the part of the reply that gives the answer
 HEDGE = re.compile(
-    r"(?i)\b(?:probabl[ey]|likely|possibl[ey]|perhaps|maybe|might|(?:could|may)\s+be(?!" + _RECOMMENDED + r")|"
+    # (not what will "likely follow": batch 116's "staging and tissue sampling will likely follow")
+    r"(?i)\b(?:probabl[ey]|likely(?!\s+(?:follow|be\s+(?:needed|required|necessary)|need|require)\b)|possibl[ey]|perhaps|"
+    r"maybe|might|(?:could|may)\s+be(?!" + _RECOMMENDED + r")|"
     # batch 103: "a thin anechoic stripe, which may represent a small amount of free fluid": what the finding seen may
     # stand for (not "a mismatch between the request and the image may indicate a labelling error", said of any case)
     r"(?:which|this|that|it|these|they)\s+(?:could|may)\s+(?:well\s+)?(?:represent|reflect|indicate|signify|"

@@ -290,7 +290,9 @@ def instruction(text: str) -> bool:
     """Whether a reply opens by telling how to judge such an image and never says what it sees itself (:data:
     `_INSTRUCTS`: "To assess a brain CT for abnormality, evaluate the ventricles, ...")."""
     head = text[:3000]
-    return bool(_INSTRUCTS.match(head)) and not _OWN_LOOK.search(head)
+    # (a hostile review of 5f68aa0: "To assess the CT for abnormality, evaluate the ventricles first: they are
+    # markedly dilated" says what it sees)
+    return bool(_INSTRUCTS.match(head)) and not _OWN_LOOK.search(head) and not _SEEN_HERE.search(head)
 
 
 def generic_statement(text: str) -> bool:
@@ -314,6 +316,7 @@ _INSTRUCTS = re.compile(r"(?i)\A\W*to\s+(?:judge|tell|decide|determine|assess|ev
                         r"(?:an?|the)\s+[^,.!?\n]{1,60}?\s+for)\b"
                         r"[^.!?\n]{0,160}?,\s*(?:you\s+)?(?:first\s+)?(?:check|look|search|assess|evaluate|examine|"
                         r"review|inspect)\b")
+_SEEN_HERE = re.compile(r"(?i)\b(?:there\s+(?:is|are)|they\s+are|it\s+is)\b")
 _OWN_LOOK = re.compile(r"(?i)\b(?:i|i'm|i've|i'd|here|this\s+(?:image|scan|study|film|radiograph|ct|mri))\b")
 _QUESTION_BACK = re.compile(r"(?i)(?:\A|(?<=[.!?\n]))[ \t]*(?:could|can|would|will)\s+you\s+(?:please\s+)?"
                             r"(?:share|provide|send|tell|give|clarify|confirm|upload|attach)\b[^.!?\n]*\?")

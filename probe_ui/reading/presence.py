@@ -57,7 +57,7 @@ PRESENCE_UNSURE = re.compile(
 # nor "The lungs are clear." to a question about the pleura)
 _PLACE_CLEAR = re.compile(r"(?i)\b(lobes?|lungs?|zones?|bases?|apex|apices|lingula)\s+(?:is\s+|are\s+|remains?\s+|"
                           r"looks?\s+)?(?:completely\s+|entirely\s+)?clear\b(?![\s\-]+(?:cut|evidence|sign|of\b))")
-CLAUSE_NEGATION = re.compile(r"(?i)\b(?:no|not|never|none|without|nothing|nowhere)\b|n't\b")
+CLAUSE_NEGATION = re.compile(r"(?i)\b(?:no|not|never|none|without|nothing|nowhere(?!\s+else))\b|n't\b")
 # batch 26: the normal anatomy an image shows said to be visible ("The lungs and the heart are visible.") states no
 # finding: what it says is there is the organs themselves, not what the question asks about
 _ANATOMY = (r"(?:(?:both\s+|the\s+)?(?:lungs?|heart|ribs?|bones?|diaphragm|hemidiaphragms?|mediastinum|trachea|"

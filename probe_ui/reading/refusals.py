@@ -242,7 +242,9 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
      r"\bwithout\s+(?:(?:seeing|viewing|access\s+to|being\s+able\s+to\s+(?:see|view))\s+)?(?:the|an|this|any|"
      # batch 117: "... without the CT images — only the request text was attached."
      r"your)\s+(?:actual\s+|attached\s+|provided\s+)?(?:(?:ct|mri?|pet|x-?ray|ultrasound|radiology)\s+)?" + _IMAGE
-     + r"(?!\s+(?:artifacts?|artefacts?|degradation|noise|quality|distortion))"
+     # (a hostile review of 5f68aa0: "without the CT images from last year for comparison" lacks a prior, not the image)
+     + r"(?!\s+(?:artifacts?|artefacts?|degradation|noise|quality|distortion)"
+     r"|\s+from\s+(?:last|the\s+(?:previous|prior|earlier))|[^.;!?\n]{0,40}\bfor\s+comparison)"
      r"|\bwithout\s+(?:seeing|viewing|access\s+to)\s+(?:the|an|this|any|your)\s+(?:actual\s+)?" + _STUDY + r"\b",
      "Without the image I can't be certain."),
     ("cannot-see-markers",
@@ -864,9 +866,9 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
     # batch 116: a report's image-quality field that faults the image, and its answer field qualified ("Image quality:
     # Suboptimal - the radiograph is underexposed, ... Answer: No fracture identified, with low confidence.")
     ("image-quality-field-then-tentative",
-     r"(?m)^[ \t\-]*(?:image\s+)?quality\s*:[ \t]*(?:poor|limited|suboptimal|degraded|low)\b"
+     r"(?m)^[ \t\-]*(?:image\s+)?quality\s*:[ \t]*(?:poor|limited|suboptimal|degraded|low(?![\s\-]*dose))\b"
      r"(?:(?!\n(?:answer|impression|conclusion)\s*:)[\s\S]){0,1500}?"
-     r"\n(?:answer|impression|conclusion)\s*:[^\n]*?(?:\btentative(?:ly)?\b|\bprovisional(?:ly)?\b"
+     r"\n(?:answer|impression|conclusion)\s*:[^\n]*?(?:\btentative(?:ly)?\b|\bprovisional(?:ly)?\b(?!\s+report)"
      r"|\b(?:low|limited)[\s\-]confidence\b)",
      "Image quality: Suboptimal - underexposed.\nFindings: cortices continuous.\nAnswer: No fracture, with low "
      "confidence."),
@@ -1484,7 +1486,7 @@ def is_refusal(text: str) -> bool:
         # batch 115: "Yes, this is a lateral view.\nOn re-review, the projection may instead be oblique: ... The view
         # cannot be determined with confidence.": an answer doubted on a second look, nothing it lacks named
         return False
-    if _WITHDRAWS_OWN.search(t):
+    if _WITHDRAWS_OWN.search(t) and not _BLAMED.search(t):
         return False  # batch 88: "... I'm withdrawing my initial "yes" — it could be T2, PD or an atypical T1"
     if _WITHDRAWN_ON_REVIEW.search(t) and refusal_names(t) <= {"cannot-be-determined", "cannot-decide",
                                                                 "impossible-to-tell"}:

@@ -326,37 +326,19 @@ def _negated_choice(text: str, item: Item, label: str | None) -> bool:
     for other in item.options:  # batch 20: another option's own name ("| A. Non-proliferative ... | |") denies nothing
         if other != opt and pattern.search(other):
             text = re.sub(r"(?i)" + re.escape(other).replace(r"\ ", r"\s+"), " ", text)
-    own = {w.casefold() for w in words}
+    others = " ".join(o for o in item.options if o != opt).casefold()
+    signs = [s for key, of in SIGNS_OF.items() if key in others and key not in (opt or "").casefold() for s in of]
     for m in pattern.finditer(text):
         line = text[text.rfind("\n", 0, m.start()) + 1:]
         if re.match(r"[^\n]*\?", line) and "." not in line.split("?")[0]:
             continue  # the question restated ("## Proliferative or non-proliferative?")
-        # batch 116: "no pleural line" to option "Pleural effusion", "little or no portal venous opacification" to
-        # "Portal venous phase": the words go on to name something else
-        nxt = re.match(r"(?:[ \t\-]+[^\W\d_][\w\-]*)+", text[m.end():])
-        if nxt is not None and _names_another(re.findall(r"[^\W\d_][\w\-]*", nxt.group(0).casefold())[:len(words)],
-                                              own):
-            continue
+        if any(text[m.end() - len(words[0]):m.end() + 40].casefold().startswith(s) for s in signs):
+            continue  # batch 116: "No pleural line to suggest pneumothorax" denies a sign of another option
+        if any(re.search(rf"(?<!\w)\(?{lab}[.):][ \t]*[*_]*[ \t]*\Z", text[max(0, m.start() - 8):m.start()])
+               for lab, o in zip(item.labels, item.options) if o != opt and pattern.search(o)):
+            continue  # "- **A. Non-proliferative DR:** ...": another option named by its letter and first words
         return True
     return False
-
-
-def _names_another(following: list[str], own: set[str]) -> bool:
-    """Whether the words right after a negated option word go on to name something else: the first of them that is
-    not the option's own is a content word ("no pleural line" to "Pleural effusion"), not a joining word."""
-    for w in following:
-        if w in own:
-            continue
-        return w not in _JOINING and w not in _WHAT_IT_QUALIFIES
-    return False
-
-
-_JOINING = frozenset("and or but is are was were in on at of with to from for as by nor so than the a an this that "
-                     "it its which who seen present here there".split())
-# the words an option's adjective may qualify and still be the option ("no proliferative changes" is non-proliferative)
-_WHAT_IT_QUALIFIES = frozenset("change changes feature features sign signs finding findings disease pattern patterns "
-                               "appearance appearances component components process type form stage element elements "
-                               "activity vessel vessels lesion lesions".split())
 
 
 #: a negation in the clause before an option is named ("These findings don't point to A, erythema migrans.", "This
@@ -522,13 +504,6 @@ def _hedged_part(text: str, item: Item, method: str, label: str | None, placed: 
             # batch 90: "**Answer: B – right side**" opening a systematic review: its sentence, and those that name
             # an answer or what is asked, as for an answer a long reply opens with
             text = _answering_sentences(text, item, "leading", label)
-        elif at >= 0:
-            # batch 116: "... Answer: C, both hips. ... early-stage disease may be suitable for core decompression.":
-            # a hedge in the advice after the answer is about what to do, not about the answer
-            sentences = _sentences(text)
-            text = "\n".join(x for i, x in enumerate(sentences)
-                             if i == 0 or not _ADVICE.search(x) or _answering(x, item)
-                             or not all(_MILD_HEDGE.fullmatch(m.group(0)) for m in HEDGE.finditer(x)))
     elif placed and len(text.split()) > LONG_WORDS:
         text = _answering_sentences(text, item, method, label)
     text = _OTHERS_VIEW.sub(lambda m: " " * len(m.group(0)), text)
@@ -647,7 +622,7 @@ def _closes_with(text: str, item: Item, method: str, label: str | None) -> bool:
     sentences = [x for x in re.split(r"(?<=[.!?;])\s+|\n+", text[-3000:]) if x.strip(" \t\n*_#>-")]
     while sentences and (_HEADING_ONLY.fullmatch(sentences[-1].strip()) or (
             _ADVICE.search(sentences[-1]) and not _answering(sentences[-1], item, set())
-            and not HEDGE.search(sentences[-1]))):
+            and not HEDGE.search(sentences[-1]) and not _OPEN_ADVICE.search(sentences[-1]))):
         sentences.pop()  # advice, and the headings over it ("### Note", "### Recommendation")
     if len(sentences) < 2:
         return False
@@ -660,6 +635,10 @@ def _closes_with(text: str, item: Item, method: str, label: str | None) -> bool:
     return alone.choice == label and alone.sure and alone.method != "question_subject"
 
 
+# what keeps advice from being only advice: a possibility it raises ("Follow-up imaging may reveal that this is a skin
+# fold.", a hostile review of 5f68aa0)
+_OPEN_ADVICE = re.compile(r"(?i)\b(?:may|might|could)\b|\b(?:artefact|artifact|skin\s+fold|mimic\w*|normal\s+variant|"
+                          r"overlap\w*)\b")
 # a line that is only a heading ("### Note", "**Recommendation:**")
 _HEADING_ONLY = re.compile(r"[#>*_\s]*(?:[^\W\d_][\w\-']*[ \t]*){1,4}:?[*_\s]*")
 
@@ -719,11 +698,6 @@ _ADVICE = re.compile(r"(?i)\b(?:recommend\w*|referr?\w*|follow[\s\-]?up|suitable
                      r"biopsy|sampling|staging|surgery|surgical|decompression|excision|monitoring|re-?imag\w*|"
                      r"worth\s+considering|further\s+(?:imaging|evaluation|work[\s\-]?up)|"
                      r"will\s+(?:likely|probably|possibly)\s+(?:follow|be\s+needed|be\s+required))\b")
-
-
-# the hedge words advice is said with ("may be suitable", "will likely follow"), not a doubt the reply has ("I'm not
-# sure", "uncertain"), which stays heard wherever it stands
-_MILD_HEDGE = re.compile(r"(?i)probabl[ey]|likely|possibl[ey]|perhaps|might|(?:could|may)\s+be")
 
 
 # what speaks of the reply's own answer ("so treat my answer as a guess", "I'm not at all sure about any of this", "I
@@ -1002,7 +976,7 @@ _CLAUSE = re.compile(r"[.!?;,:\n\u2014\u2013\u3002]")
 _BETWEEN = re.compile(r"(?i)\bbetween\b[^.!?;\n]*?\band\b")
 
 
-def _offered_with_another(text: str, item: Item, label: str) -> bool:
+def _offered_with_another(text: str, item: Item, label: str, method: str = "") -> bool:
     """Choice and label items: the last clause that names ``label`` also names another answer, joined by "or"."""
     if item.kind == "yesno" or (_ALTERNATIVE.search(text) is None and _BETWEEN.search(text) is None):
         return False  # (no "or" anywhere: no clause offers two, and the clauses need not be read one by one)
@@ -1013,7 +987,7 @@ def _offered_with_another(text: str, item: Item, label: str) -> bool:
     if last is None:
         return False
     between = _BETWEEN.search(last)
-    if between is not None and item.kind == "label" and any(
+    if between is not None and item.kind == "label" and method in _FROM_A_MENTION and any(
             x != label and phrase_regex(x).search(last, between.start()) for x in item.labels):
         return True  # (each named, though the clause goes on to deny: "... adult and elderly isn't something ...")
     return (_ALTERNATIVE.search(last) is not None or between is not None) and bool(named_in(last, item) - {label})
@@ -1135,7 +1109,8 @@ def doubts(text: str, item: Item, method: str, label: str | None = None, *, refu
         found.append("body")  # "... uniform enhancement and no focal lesion.\nAnswer: yes"
     if method not in {"exact", "structured", "marked"} and _ends_otherwise(t, item, label):
         found.append("ends otherwise")  # "Yes. ... My considered view after a second pass is No."
-    if method not in {"exact", "structured", "marked"} and label is not None and _offered_with_another(t, item, label):
+    if method not in {"exact", "structured", "marked"} and label is not None \
+            and _offered_with_another(t, item, label, method):
         found.append("alternative")  # "The answer is red or green."
     elif item.kind == "yesno" and method in {"presence", "question_subject"} and _PLACE_OR_PLACE.search(t):
         found.append("alternative")  # "... in the right middle lobe or the anterior basal segment of the right ..."
@@ -1205,6 +1180,8 @@ def doubts(text: str, item: Item, method: str, label: str | None = None, *, refu
         found.append("turns")
     if method == "label_word" and item.aliases and label == item.aliases["yep"] and _conceded_yes(t):
         found.append("another finding")  # "It's a radiograph, yes, but I don't see a fracture."
+    if method == "presence" and item.aliases and label == item.aliases["nope"] and _BUT_UNSEEN.search(t):
+        found.append("turns")  # "Nowhere to be found in the usual places, but the left apex is obscured ..."
     if method in {"presence", "question_subject", "label_word", "leading"} and _SCANT.search(t):
         found.append("negation")  # "The film hardly shows a fracture."
     if method == "label_word" and _word_about_another(t, item, label):
@@ -1294,6 +1271,11 @@ _YES_BUT = re.compile(r"(?i),[ \t]*yes[ \t]*,[ \t]*but\b")
 def _conceded_yes(text: str) -> bool:
     """Whether a clause grants something with a yes before it turns ("It's a radiograph, yes, but ...")."""
     return any(_CONCEDED_YES.search(text, max(0, m.start() - 201), m.end()) for m in _YES_BUT.finditer(text))
+
+
+# a part of the image said unseen after a finding is denied (a hostile review of 5f68aa0)
+_BUT_UNSEEN = re.compile(r"(?i)\bbut\b[^.;!?\n]{0,80}?\b(?:obscured|hidden|not\s+(?:well\s+)?(?:seen|visible|"
+                         r"assessable|included)|cut\s+off)\b")
 # a verb all but denied ("The film hardly shows a fracture.")
 _SCANT = re.compile(r"(?i)\b[^\W\d_]+[ \t]+(?:hardly|scarcely)\b")  # (not the opening "Hardly - ...", a no)
 _DENIED_FIRST = re.compile(r"(?i)[\W_]*no[ \t]+(?!(?:it|it's|there|this|that|i|the|not|we|you|they|doubt|question|way|"
@@ -1309,7 +1291,10 @@ _FIRST_CLAUSE = re.compile(r"[^.;,:!?\n\u2013\u2014]*")
 _LIMITED = re.compile(r"(?i)\b(?:(?:at|on|of|in|along)\s+the\s+[\w\-]+|(?:anterior|posterior|medial|lateral|superior|"
                       r"inferior|apical|basal)ly)\b")
 _FOUND_AFTER = re.compile(r"(?i)\bthere\s+(?:is|are)\b(?!\s+(?:no|not|none|nothing)\b)|\b(?:is|are)\s+(?:seen|present|"
-                          r"visible|disrupted|noted|identified)\b|\bshows?\b(?!\s+no\b)|\bcross(?:es|ing)\b")
+                          # a hostile review of 5f68aa0: "The left clavicle is fractured at its midshaft", "The common
+                          # bile duct measures 11 mm, which is dilated."
+                          r"visible|disrupted|noted|identified|fractured|dilated|enlarged|displaced|thickened)\b"
+                          r"|\bshows?\b(?!\s+no\b)|\bcross(?:es|ing)\b")
 
 
 def _denied_there_then_found(text: str) -> bool:

@@ -569,6 +569,7 @@ SIGNS_OF: dict[str, tuple[str, ...]] = {
     "fracture": ("lucent line", "fracture line", "cortical break", "cortical step", "step-off", "lucency"),
     "displaced": ("step", "step-off", "angulation", "angle", "offset", "translation", "gap", "overriding",
                   "shortening", "rotation"),
+    "osteoarthritis": ("joint space narrowing", "joint-space narrowing", "joint space loss", "joint-space loss"),
 }
 
 
