@@ -336,6 +336,9 @@ BATCH_NOTES = {
          "measured held out once, blind (97.1 % intended, 88.1 % sure and right, no sure error), then fixed",
     115: "an ordinary week on a department server; Scouse, Cockney, Tosa Japanese, Missingsch; measured held out "
          "once, blind (98.6 % intended, 89.5 % sure and right, no sure error), then fixed",
+    117: "an ordinary week on a department server; Kyoto Japanese, Mineiro Portuguese, Marseille French, Wuhan "
+         "Mandarin; measured held out once, blind (98.6 % intended, 90.0 % sure and right, 1 sure-wrong, 2 sure "
+         "over-reads), then fixed",
 }
 
 

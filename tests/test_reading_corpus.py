@@ -84,10 +84,12 @@ def test_the_corpus_is_large_varied_and_well_formed() -> None:
     # "Batch 80", "Batch 81", "Batch 82", "Batch 83", "Batch 84", "Batch 85", "Batch 86", "Batch 87", "Batch 88",
     # "Batch 89", "Batch 90", "Batch 91", "Batch 92", "Batch 93", "Batch 94", "Batch 95", "Batch 96", "Batch 97",
     # "Batch 98", "Batch 99", "Batch 100", "Batch 101", "Batch 102", "Batch 103", "Batch 104", "Batch 105",
-    # "Batch 106", "Batch 107", "Batch 108", "Batch 109", "Batch 110", "Batch 111", "Batch 113", "Batch 115")
+    # "Batch 106", "Batch 107", "Batch 108", "Batch 109", "Batch 110", "Batch 111", "Batch 113", "Batch 115",
+    # "Batch 117")
     batches = Counter(r["batch"] for r in replies)
-    # (batches 112 and 114 stay held out: README "Batches 110, 111, 113 and 115: earlier replies changed")
-    assert set(batches) == set(range(1, 112)) | {113, 115}, batches
+    # (batches 112, 114 and 116 stay held out: README "Batches 110, 111, 113 and 115: earlier replies changed", "Batch
+    # 117")
+    assert set(batches) == set(range(1, 112)) | {113, 115, 117}, batches
     assert batches[5] == 367 and batches[6] == 369 and batches[7] == 146 and batches[8] == 163 and batches[9] == 240
     assert batches[10] == 240 and batches[11] == 240 and batches[12] == 240 and batches[13] == 240
     assert batches[14] == 240 and batches[15] == 240 and batches[16] == 240 and batches[17] == 240
@@ -115,6 +117,7 @@ def test_the_corpus_is_large_varied_and_well_formed() -> None:
     assert batches[102] == 240 and batches[103] == 240 and batches[104] == 240 and batches[105] == 240
     assert batches[106] == 240 and batches[107] == 240 and batches[108] == 240 and batches[109] == 240
     assert batches[110] == 240 and batches[111] == 240 and batches[113] == 240 and batches[115] == 240
+    assert batches[117] == 240
     assert all(r["id"].startswith(f"b{r['batch']}-") for r in replies if r["batch"] >= 5)
     extra = json.loads((bench.CORPUS / "items_extra.json").read_text(encoding="utf-8"))
     assert len(extra) == 29 and set(extra) <= set(items)
@@ -461,13 +464,17 @@ def test_the_reader_meets_the_goals_on_the_corpus(corpus_rows: tuple[dict[str, A
     # 186, 1 sure error (an over-read), 1 wrong, 1 over-read; 113 (ordinary, fcfaf1a) 97.1 %, 185, no sure error, 1
     # wrong, 2 flags wrong; 115 (ordinary, a2ffd52) 98.6 %, 188, no sure error, 1 wrong, 1 flag wrong. Floors at what
     # each reaches now: 110 193, 165; 111 208, 187; 113 209, 190; 115 209, 190
+    # batch 117, likewise (README "Batch 117"): ordinary, reader of 3c6bf40, 98.6 %, 189 sure and right, 3 sure errors
+    # (a wrong option, two over-reads), 1 wrong, 4 over-read, 1 flag wrong. Floors at what it reaches now: 209, 191
+    # (two over-reads, unsure)
     for batch, floor, sure, over in ((86, 208, 190, 0), (87, 204, 186, 1), (88, 201, 158, 1), (89, 208, 175, 1),
                                      (90, 206, 158, 0), (91, 209, 192, 0), (92, 201, 169, 2), (93, 206, 187, 0),
                                      (94, 204, 164, 2), (95, 207, 190, 1), (96, 195, 148, 1), (97, 209, 192, 0),
                                      (98, 203, 166, 2), (99, 210, 192, 0), (100, 194, 154, 0), (101, 207, 191, 0),
                                      (102, 204, 160, 1), (103, 208, 193, 2), (104, 196, 170, 2), (105, 210, 194, 3),
                                      (106, 190, 147, 1), (107, 207, 190, 0), (108, 195, 160, 0), (109, 208, 193, 0),
-                                     (110, 193, 165, 0), (111, 208, 187, 0), (113, 209, 190, 0), (115, 209, 190, 0)):
+                                     (110, 193, 165, 0), (111, 208, 187, 0), (113, 209, 190, 0), (115, 209, 190, 0),
+                                     (117, 209, 191, 2)):
         natural = bench.summarise([r for r in rows if r["batch"] == batch])["total"]
         assert natural["intended"] >= floor and natural["sure_right"] >= sure, (batch, natural)
         assert (natural["wrong"], natural["refusal_mismatch"]) == (0, 0) and natural["over_read"] <= over, \
@@ -540,8 +547,9 @@ def test_every_kind_is_read_as_intended_nearly_always(corpus_rows: tuple[dict[st
         # say **B, malignant**" and then a second look that doubts it, read B), none sure (README "Batch 104", "Batch
         # 105")
         # batches 106-109: "over_reading" at twenty-four (b106-0175, a general guide to telling a CT from an MRI, read
-        # yes, unsure; README "Batch 106")
-        assert v["over_read"] <= {"over_reading": 24, "final_verdict": 10}.get(kind, 1), (kind, v)
+        # yes, unsure; README "Batch 106"); batch 117: twenty-five (b117-0178, "this could be a calculus or a
+        # urothelial tumour", read the tumour, unsure; README "Batch 117")
+        assert v["over_read"] <= {"over_reading": 25, "final_verdict": 10}.get(kind, 1), (kind, v)
 
 
 def test_the_benchmark_reports_every_batch_and_the_whole_corpus(capsys: pytest.CaptureFixture[str],
@@ -559,7 +567,7 @@ def test_the_benchmark_reports_every_batch_and_the_whole_corpus(capsys: pytest.C
         assert bench.main(["--json"]) == 0
     report = json.loads(capsys.readouterr().out)
     assert [g for g, met in report["all"]["goals"].items() if not met] == []
-    assert sorted(report["batches"], key=int) == [str(n) for n in [*range(1, 112), 113, 115]]
+    assert sorted(report["batches"], key=int) == [str(n) for n in [*range(1, 112), 113, 115, 117]]
     assert report["all"]["total"]["n"] == sum(b["total"]["n"] for b in report["batches"].values())
     bench.main(["--batch", "5", "--batch", "6"])
     out = capsys.readouterr().out

@@ -12662,6 +12662,15 @@ _NODULE_FINDINGS = ("\n\n### Findings\n- In the right upper zone, over the anter
     ("No, I'd say the fracture isn't displaced. Having looked at the lateral view, though, I'm not so sure: the two "
      "views don't agree, and I can't tell which one to trust.", "yesno", ("yes", "no"), (),
      "Is the fracture displaced? (please answer yes/no)", "no", False, False),
+    # held-out batch 118: the image blamed, then the answer taken "with a fair amount of caution" two sentences on; a
+    # report's quality field that faults the image over a "Tentative answer:"
+    ("The image quality here is quite poor — it's a small, heavily compressed JPEG with visible block artefacts, and "
+     "the slice is at an awkward level. So please take this with a fair amount of caution. The spleen does look large "
+     "to me: yes.", "yesno", ("yes", "no"), (), "Is the spleen enlarged? (please answer yes/no)", "yes", False, True),
+    ("**Image quality:** Suboptimal. The radiograph is underexposed and rotated.\n\n**Findings, with the above "
+     "caveats:**\n- Right femoral head: a crescentic lucency.\n\n**Tentative answer:** B. Right hip.", "choice",
+     ("A", "B", "C", "D"), ("Left hip", "Right hip", "Both hips", "Neither hip"),
+     "Which hip shows avascular necrosis?", "B", False, True),
     # something else denied, then the image said to be what the question asks
     ("No image artefact. This is a longitudinal ultrasound of the right kidney.", "yesno", ("yes", "no"), (),
      "Is this an ultrasound image? (please answer yes/no)", "no", False, False),

@@ -848,7 +848,8 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
     # Tentative answer: No."): a decline that keeps its guess (README, "Batch 10"). An image only mentioned while the
     # answer stands ("Despite mild motion, the fracture line is clear: B.") blames nothing and qualifies nothing.
     ("image-blamed-then-tentative",
-     r"(?:\b(?:" + _IMAGE + r"|" + _STUDY + r")\s+quality\b[ \t]*:?[ \t]*(?:is\s+|was\s+)?"
+     # (batch 118: "The image quality here is quite poor — ...")
+     r"(?:\b(?:" + _IMAGE + r"|" + _STUDY + r")\s+quality\b[ \t]*(?:here\s+)?:?[ \t]*(?:is\s+|was\s+)?"
      r"(?:(?:very|rather|quite|somewhat)\s+)?(?:poor|limited|suboptimal|low|degraded)\b"
      r"|\bresolution\s+(?:here\s+)?(?:is\s+)?(?:(?:very|rather|quite)\s+)?(?:poor|low)\b"
      r"|\bsuboptimal\s+(?:acoustic\s+window|image|study|view|quality|exposure|film|scan)\b"
@@ -857,9 +858,12 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
      r"|\b" + _FAULT + r"\s+" + _FRAME + r"\b"
      r"|\bonly\s+(?:the\s+)?(?:(?:lower|upper|left|right|top|bottom)\s+)?(?:half|part|portion)\s+of\s+(?:the\s+)?"
      r"[\w\-]+\s+(?:came\s+through|is\s+(?:in\s+the\s+(?:picture|image|frame)|visible|shown))\b)"
-     # what follows within the sentence or the next line (bounded, so a long reply is scanned once per blame)
-     r"[^\n]{0,120}?(?:\n[^\n]{0,80}?)?"
+     # what follows within the next sentence or the next line (bounded, so a long reply is scanned once per blame)
+     r"[^\n]{0,240}?(?:\n[^\n]{0,80}?)?"
      r"(?:\btentative(?:ly)?\b|\bprovisional(?:ly)?\b|\b" + _FORCED + r"\b|\b(?:low|limited)[\s\-]confidence\b"
+     # batch 118: "... where I can only see the upper part of the spleen. So please take this with a fair amount of
+     # caution."
+     r"|\b(?:take|treat|read)\s+(?:this|it|my\s+answer)\s+with\s+(?:[\w\-]+\s+){0,4}?caution\b"
      r"|\bmy\s+answer\s+(?:may|might|could)\s+not\s+be\s+(?:correct|right|accurate)\b|\bi\s+guess\b|\bmaybe\b"
      r"|\bhard\s+to\s+tell\s+but\b)",
      "Image quality limited (rotated, underexposed). Tentatively, the tube tip lies in the right main bronchus: B."),
@@ -868,8 +872,9 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
     ("image-quality-field-then-tentative",
      r"(?m)^[ \t\-]*(?:image\s+)?quality\s*:[ \t]*(?:poor|limited|suboptimal|degraded|low(?![\s\-]*dose))\b"
      r"(?:(?!\n(?:answer|impression|conclusion)\s*:)[\s\S]){0,1500}?"
-     r"\n(?:answer|impression|conclusion)\s*:[^\n]*?(?:\btentative(?:ly)?\b|\bprovisional(?:ly)?\b(?!\s+report)"
-     r"|\b(?:low|limited)[\s\-]confidence\b)",
+     r"\n(?:(?:tentative|provisional)\s+(?:answer|impression|conclusion)\s*:"  # batch 118: "Tentative answer: B."
+     r"|(?:answer|impression|conclusion)\s*:[^\n]*?(?:\btentative(?:ly)?\b|\bprovisional(?:ly)?\b(?!\s+report)"
+     r"|\b(?:low|limited)[\s\-]confidence\b))",
      "Image quality: Suboptimal - underexposed.\nFindings: cortices continuous.\nAnswer: No fracture, with low "
      "confidence."),
     # batch 100: "I wouldn't want to tell you there's no mass on the basis of this, or raise an alarm about one that
