@@ -1259,9 +1259,6 @@ def _word_against_its_clause(text: str, item: Item, label: str | None) -> bool:
 _SHORT_REPLY_CHARS = 400
 
 
-# a reply that opens by denying a noun phrase ("No meniscus", "No fracture of the scaphoid") and then turns ("but",
-# "however"): what it denies may be one sign or one place, and what it turns to may be the finding asked about (hostile
-# review of 2363cef)
 # a yes granted to something else before the reply turns ("It's a radiograph, yes, but I don't see a fracture."): the
 # words of its clause before the ", yes, but"
 _CONCEDED_YES = re.compile(r"(?i)[^\W\d_][^.?!\n]{0,200},[ \t]*yes[ \t]*,[ \t]*but\b")
@@ -1278,6 +1275,9 @@ _BUT_UNSEEN = re.compile(r"(?i)\bbut\b[^.;!?\n]{0,80}?\b(?:obscured|hidden|not\s
                          r"assessable|included)|cut\s+off)\b")
 # a verb all but denied ("The film hardly shows a fracture.")
 _SCANT = re.compile(r"(?i)\b[^\W\d_]+[ \t]+(?:hardly|scarcely)\b")  # (not the opening "Hardly - ...", a no)
+# a reply that opens by denying a noun phrase ("No meniscus", "No fracture of the scaphoid") and then turns ("but",
+# "however"): what it denies may be one sign or one place, and what it turns to may be the finding asked about (hostile
+# review of 2363cef)
 _DENIED_FIRST = re.compile(r"(?i)[\W_]*no[ \t]+(?!(?:it|it's|there|this|that|i|the|not|we|you|they|doubt|question|way|"
                            r"sir|wait)\b)[^\W\d_]")
 _DENIED_THEN_BUT = re.compile(r"(?is).{0,400}?\b(?:but|however|although|though|yet|whereas)\b")
