@@ -12694,3 +12694,103 @@ def test_a_how_to_is_no_sure_answer() -> None:
     answer = extract("To assess this CT for abnormality, I looked at the ventricles: there is a large haematoma.",
                      "yesno", ("yes", "no"), (), question=question)
     assert (answer.choice, answer.sure) == ("yes", True), answer
+
+
+_EFFUSION_Q = "Is pleural effusion present in the given chest x-ray? (please answer yes/no)"
+# a long body that says nothing against its answer (over 60 words: read as a long reply)
+_EFFUSION_BODY = ("The right costophrenic angle is blunted and filled in by a homogeneous density with a concave upper "
+                  "edge that curves up the lateral chest wall, which is the meniscus sign. The right hemidiaphragm is "
+                  "obscured from its lateral margin to about its midpoint. The density has no air bronchograms in it, "
+                  "and the left side is clear, with a sharp angle and a crisp hemidiaphragm outline throughout.")
+_YN = ("yes", "no")
+
+
+@pytest.mark.parametrize("reply, kind, labels, options, question, choice, sure, refusal", [
+    # held-out batch 120 (read B, sure): two options' words joined under one noun and said both
+    ("Both vasogenic and cytotoxic edema are present in this image.", "choice", ("A", "B"),
+     ("Vasogenic edema", "Cytotoxic edema"), "Does this image show vasogenic or cytotoxic edema?", None, False, False),
+    ("Both hemispheres show cytotoxic edema.", "choice", ("A", "B"), ("Vasogenic edema", "Cytotoxic edema"),
+     "Does this image show vasogenic or cytotoxic edema?", "B", True, False),
+    # held-out batch 120: a study's heading that faults the image, and an unease about diagnosing, decline
+    ("Limited study: low resolution. Coronal plane. Answer: Yes.", "yesno", _YN, (),
+     "Is this image in the coronal plane? (please answer yes/no)", "yes", False, True),
+    ("I'd be uncomfortable offering a diagnosis for what may be a real patient's photo. A clinician who can examine "
+     "the rash in person is the right person to ask.", "choice", ("A", "B", "C", "D", "E"),
+     ("Herpes zoster", "Impetigo", "Contact dermatitis", "Cellulitis", "Tinea corporis"),
+     "What is the most likely diagnosis of this rash?", None, False, True),
+    # a long reply's own doubt, which names nothing, is heard wherever it stands (had read sure)
+    ("Yes, there is a pleural effusion. " + _EFFUSION_BODY + " Honestly, I'm not sure.", "yesno", _YN, (),
+     _EFFUSION_Q, "yes", False, False),
+    ("Yes, there is a pleural effusion. " + _EFFUSION_BODY + " That said, I could be wrong.", "yesno", _YN, (),
+     _EFFUSION_Q, "yes", False, False),
+    # what the finding may be instead, by a pronoun (had read sure); "could also be" is a hedge
+    ("Yes, there is a pleural effusion. " + _EFFUSION_BODY + " This could also be a raised hemidiaphragm.", "yesno",
+     _YN, (), _EFFUSION_Q, "yes", False, False),
+    (_EFFUSION_BODY + " My answer: yes. Though it could be thickening.", "yesno", _YN, (), _EFFUSION_Q, "yes", False,
+     False),
+    # ... but advice after a long reply's declared answer is no doubt about it (held-out batches 112, 118)
+    (_EFFUSION_BODY + " My answer: yes. Thoracentesis might be worth it if infection is a concern.", "yesno", _YN,
+     (), _EFFUSION_Q, "yes", True, False),
+    (_EFFUSION_BODY + " My answer: yes. The true volume may be larger than it looks.", "yesno", _YN, (), _EFFUSION_Q,
+     "yes", True, False),
+    # held-out batch 118: "Main finding:" declares (had read A, sure, from the list of alternatives set aside)
+    ("**Main finding: B. Pneumothorax**\n\n### Ruling Out the Alternatives\n- **A. Cardiomegaly:** The cardiothoracic "
+     "ratio is under 0.5.", "choice", ("A", "B", "C", "D"),
+     ("Cardiomegaly", "Pneumothorax", "Pleural effusion", "Normal study"),
+     "What is the main finding on this chest radiograph?", "B", True, False),
+    # held-out batch 118: a tick or a cross and "Agree"/"Disagree" before the reply's own answer
+    ("**Physician's answer:** B. Pleural effusion\n**My assessment:** \u2705 **Agree \u2014 B. Pleural effusion**\n\n"
+     "| A. Pneumothorax | Not supported |\n| **B. Pleural effusion** | **Supported** |", "choice", ("A", "B", "C", "D"),
+     ("Pneumothorax", "Pleural effusion", "Pneumonia", "Atelectasis"), "What is the most likely diagnosis?", "B", True,
+     False),
+    ("**Physician's answer:** C. Esophagus\n**My answer:** \u274c **Disagree \u2014 A. Mid trachea, above the "
+     "carina**\n\n### Findings\n- The tube runs in the trachea.", "choice", ("A", "B", "C", "D"),
+     ("Mid trachea, above the carina", "Right main bronchus", "Esophagus", "Left main bronchus"),
+     "Where is the tip of the endotracheal tube?", "A", True, False),
+    # held-out batches 118-119: an opening idiom under the question restated, or as a sentence of its own
+    ("## Is There a Fracture?\n\n**Absolutely, without question.**\n\n### Findings\n- A transverse fracture.", "yesno",
+     _YN, (), _FRACTURE_Q, "yes", True, False),
+    ("Without question. There's a large left pneumothorax here.", "yesno", _YN, (),
+     "Is there a pneumothorax in this chest x-ray? (please answer yes/no)", "yes", True, False),
+    # ... and stressing a denial (had read yes, sure)
+    ("Without a doubt, there is no pneumothorax.", "yesno", _YN, (),
+     "Is there a pneumothorax in this chest x-ray? (please answer yes/no)", "no", True, False),
+    ("Without question, no pneumothorax.", "yesno", _YN, (),
+     "Is there a pneumothorax in this chest x-ray? (please answer yes/no)", "no", True, False),
+    # held-out batch 119: a kind of the subject denied (had read yes, sure)
+    ("It's a FLAIR image, not a conventional T2-weighted one.", "yesno", _YN, (),
+     "Is this a T2-weighted MRI? (please answer yes/no)", None, False, False),
+    ("It's a FLAIR image rather than a conventional T2-weighted one. Answer: no.", "yesno", _YN, (),
+     "Is this a T2-weighted MRI? (please answer yes/no)", "no", True, False),
+    # held-out batch 118: a mimic that is absent entertains nothing (had read nothing)
+    ("Yes, I'd say the heart is enlarged. There's also no prominent pericardial fat pad that could be mistaken for "
+     "heart.", "yesno", _YN, (), "Is the heart enlarged in this radiograph? (please answer yes/no)", "yes", False,
+     False),
+    # held-out batch 119: "not consistent with either X or Y" denies both, it weighs nothing
+    ("Answer: B. The question contains a clinically incorrect premise. The premise is not consistent with either "
+     "anatomy or this film, which makes B the best answer.", "choice", ("A", "B", "C", "D"),
+     ("Right upper lobe", "The question contains a clinically incorrect premise", "Left lower lobe",
+      "Right lower lobe"), "Which lobe holds the lung abscess in this patient after a right pneumonectomy?", "B", True,
+     False),
+    # a criterion and a how-to heading name the subject of no image (both had read yes, sure)
+    ("On a PA chest radiograph, the heart is considered enlarged when the cardiothoracic ratio exceeds 0.5.", "yesno",
+     _YN, (), "Is the heart enlarged in this radiograph? (please answer yes/no)", None, False, False),
+    ("**How to tell whether an image is a PET scan**", "yesno", _YN, (), "Is this a PET scan? (please answer yes/no)",
+     None, False, False),
+    # held-out batch 112: a long reply that opens by naming what the image is (read from its subject) is placed
+    ("This looks to me like an axial T2-weighted MRI of the brain rather than anything acquired with X-rays.\n\n"
+     "The features that give it away are all about tissue contrast. The CSF in the lateral ventricles and the sulci "
+     "is bright white, while the grey matter is brighter than the white matter. The skull appears as a thin dark rim "
+     "with brighter marrow and scalp fat around it, rather than the dense white ring that bone makes on X-ray "
+     "imaging.", "yesno", _YN, (), "Is this a CT scan? (please answer yes/no)", "no", True, False),
+    # held-out batch 119: an alternative weighed and set aside is no hedge; left standing, it is
+    ("Yes, this is a mammogram. I considered whether it could be a breast ultrasound or MRI instead, but those look "
+     "quite different.", "yesno", _YN, (), "Is this a mammogram? (please answer yes/no)", "yes", True, False),
+    ("Yes, this is a mammogram. I considered whether it could be a breast ultrasound.", "yesno", _YN, (),
+     "Is this a mammogram? (please answer yes/no)", "yes", False, False),
+])
+def test_batches_118_120_placed_answers_own_doubts_and_idioms(reply: str, kind: str, labels: tuple[str, ...],
+                                                            options: tuple[str, ...], question: str,
+                                                            choice: str | None, sure: bool, refusal: bool) -> None:
+    answer = extract(reply, kind, labels, options, question=question)
+    assert (answer.choice, answer.sure, answer.refusal) == (choice, sure, refusal), answer

@@ -1217,6 +1217,13 @@ _BETWEEN_THEN_AND = re.compile(r"(?i)\bbetween[ \t]+(?!the[ \t]+two\b)[^.;:!?\n,
                                r"(?:(?:a|an|the)[ \t]+)?$")
 
 
+# batch 120: "Both vasogenic and cytotoxic edema are present in this image." to "Does this image show vasogenic or
+# cytotoxic edema?": two options' words joined under one noun and said both (not "Both hemispheres show cytotoxic
+# edema."), which the question's words do not explain away
+_BOTH = re.compile(r"(?i)\bboth[ \t]+(?:[\w\-]+[ \t]+){0,3}?(?:and|&)[ \t]|\b(?:are|is)[ \t]+both\b|"
+                   r"\bboth[ \t]+(?:are[ \t]+)?(?:present|seen|shown|visible)\b")
+
+
 def _hedged_or_option(text: str, item: Item, lab: str) -> bool:
     """Whether the option ``lab``'s text follows a hedge and ", or" (:data:`_HEDGE_THEN_OR`), or closes a range
     "between ... and" (:data:`_BETWEEN_THEN_AND`)."""
@@ -1768,7 +1775,7 @@ def _read_choice(clean: str, item: Item, decl: Found, out_of_range: bool, refusa
     # reading ("Both femurs are intact." names "Both femurs" and denies the fracture)
     others = words.named if _one_sentence(canon) and not lexicon.generic_statement(clean) else ()
     lab = option_contained(canon, citem)
-    if lab is not None and others and any(k != lab for k in others) and item.question:
+    if lab is not None and others and any(k != lab for k in others) and item.question and not _BOTH.search(canon):
         # batch 26: the question mirrored before the answer ("The type of intracranial hemorrhage shown is a subdural
         # hematoma.", "the hydrocephalus is caused by aqueductal stenosis"): the question's own words name what every
         # option speaks of, not other options
@@ -2306,7 +2313,11 @@ def _answering_close(text: str, item: Item) -> str | None:
 
 # an adverb that stresses the clause after it rather than answering: "Definitely, no fracture." is no
 _INTENSIFIER = re.compile(r"(?i)\A[\W_]*(?:most[ \t]+)?(?:definitely|certainly|absolutely|indeed|of[ \t]+course|"
-                          r"assuredly|unmistakably|undoubtedly|unquestionably)[ \t]*[,:;\-\u2013\u2014]+[ \t]*")
+                          r"assuredly|unmistakably|undoubtedly|unquestionably|"
+                          # batch 119's idioms: "Without question, no pneumothorax.", "Without a doubt, there is no ..."
+                          r"without[ \t]+(?:a[ \t]+|any[ \t]+)?(?:question|doubt)|"
+                          r"beyond[ \t]+(?:any[ \t]+)?(?:question|doubt))"
+                          r"[ \t]*[,:;\-\u2013\u2014]+[ \t]*")
 
 
 # "no fracture", "no effusion is seen" (not "no other fracture ...", which grants one)

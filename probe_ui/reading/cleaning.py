@@ -178,6 +178,21 @@ def _dictated(text: str) -> str:
     return _DICTATED_HEADING.sub(lambda m: m.group(1) + m.group(2) + ": ", t).strip()
 
 
+#: a line that restates the question ("## Is there a nodule in the right upper lobe?", "Child or adult?") before the
+#: answer (batches 116, 118), and the blank lines after it
+RESTATED_QUESTION = re.compile(r"[ \t*_#>]*[^\n]{1,200}\?[ \t*_]*\n\s*")
+# a "### Question" heading over it
+_QUESTION_HEADING = re.compile(r"[ \t*_#>]*question[ \t*_:]*\n\s*", re.IGNORECASE)
+
+
+def after_restated_question(text: str) -> str:
+    """The reply after an opening line that restates the question, with any "### Question" heading over it (batch
+    118: "## Is There a Fracture?\n\n**Absolutely, without question.**"); the reply as it is if it opens otherwise."""
+    heading = _QUESTION_HEADING.match(text)
+    m = RESTATED_QUESTION.match(text, heading.end() if heading else 0)
+    return text[m.end():] if m and text[m.end():].strip() else text
+
+
 # a reply that opens with a "Q:" line, and the "A:" line that answers it
 _QUESTION_LINE = re.compile(r"[ \t>]*Q[ \t]*:[^\n]*\?[ \t]*\n")
 _ANSWER_LINE = re.compile(r"(?m)^([ \t>]*)A[ \t]*:(?=[ \t]*\S)")

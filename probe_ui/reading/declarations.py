@@ -37,7 +37,9 @@ _DECL_PREFIX = re.compile(
     # batch 30: "Conclusion: C. Pulmonary edema." after numbered steps
     r"\b(?:bottom\s+line|answer\s+first|short\s+answer|tl;\s*dr|most\s+likely|likeliest|conclusion"
     # batch 88: "**Best fit: C. Seborrheic keratosis**", "**Most consistent with: A. Psoriasis**" heading a long reply
-    r"|best\s+(?:fit|match)|most\s+(?:consistent|compatible)\s+with)\W{0,3}:|"
+    r"|best\s+(?:fit|match)|most\s+(?:consistent|compatible)\s+with"
+    # batch 118: "**Main finding: B. Pneumothorax**" over "### Ruling Out the Alternatives\n- **A. Cardiomegaly:** ..."
+    r"|(?:main|primary|principal|key)\s+finding|(?:my|final|overall)\s+assessment)\W{0,3}:|"
     # batch 94: "The answer I'd give is **B, none of the above**." (before "answer" alone)
     # batch 102: "That's the radiographic sign of a joint effusion, and it's the answer I'd give — **A**." (a dash,
     # then a capital letter)
@@ -318,10 +320,18 @@ def foreign_cue(text: str) -> bool:
     return any(w in low for w in _FOREIGN_WORDS) and _DECL_FOREIGN.search(text) is not None
 
 
+# a tick or a cross and "agree" or "disagree" before the answer after a cue, up to its dash or colon
+_VERDICT_FIRST = re.compile(r"(?i)\A(?:[\u2705\u2714\u2611\u274c\u2716\u2717\u2718\ufe0f][ \t*_]*)?(?:I[ \t]+)?"
+                            r"(?:agree|disagree)[ \t*_]*(?:[\u2013\u2014:]|\s-\s)[ \t*_]*(?=\(?[A-Z]\b)")
+
+
 def _read_target(t: str, item: Item, foreign: bool = False) -> Found:
     """Read the answer named at the start of ``t`` (the text after a declaration keyword). After another language's
     cue (``foreign``: "Respuesta:", "Die Antwort ist") a yes or no is that language's: read in English."""
     t = t.lstrip(" \t\n\"'`*_:=-")
+    # batch 118: "**My assessment:** ✅ **Agree — B. Pleural effusion**", "**My answer:** ❌ **Disagree — A. Mid
+    # trachea**": a verdict on the suggested answer, then the reply's own
+    t = _VERDICT_FIRST.sub("", t, count=1)
     if foreign and (item.kind == "yesno" or yes_no_options(item) is not None):
         # "Respuesta: sí.", "La réponse est oui.", "Ответ: да.", "答案：是。"; "Respuesta: sí y no." is both. A yes or
         # no run on into the words after it is not the answer but a negation of them, in a language the rules do not

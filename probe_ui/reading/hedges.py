@@ -12,16 +12,23 @@ import re
 
 # batch 90: what "may be" does in a recommendation ("CBCT may be considered if extraction is planned", "a small
 # pneumothorax may be observed with repeat imaging"): a next step, no doubt about the answer
-_RECOMMENDED = (r"\s+(?:considered|performed|obtained|indicated|warranted|helpful|useful|needed|required|repeated|"
+RECOMMENDED = (r"\s+(?:considered|performed|obtained|indicated|warranted|helpful|useful|needed|required|repeated|"
                 # batch 116: "early-stage disease may be suitable for core decompression"
                 r"suitable|appropriate|"
+                # batch 119: "### Why there may be confusion" (a heading over how a mimic misleads)
+                r"confusion|"
                 r"observed|managed|treated|followed|offered|added|arranged|requested|ordered|scheduled)\b")
 
 #: the words that make a reading a guess, wherever they stand in the part of the reply that gives the answer
 HEDGE = re.compile(
     # (not what will "likely follow": batch 116's "staging and tissue sampling will likely follow")
-    r"(?i)\b(?:probabl[ey]|likely(?!\s+(?:follow|be\s+(?:needed|required|necessary)|need|require)\b)|possibl[ey]|perhaps|"
-    r"maybe|might|(?:could|may)\s+be(?!" + _RECOMMENDED + r")|"
+    # (batch 119: not the reason for someone's view, "which is probably why the physician focused on it", nor the
+    # BI-RADS category "probably benign")
+    r"(?i)\b(?:probabl[ey](?!\s+why\b)(?!\s+benign\s*(?:\)|category|\(bi-?rads|finding|lesion))|"
+    r"likely(?!\s+(?:follow|be\s+(?:needed|required|necessary)|need|require|why)\b)|possibl[ey]|perhaps|"
+    # ("This could also be a raised hemidiaphragm.": another reading of the finding; not "may also be considered")
+    r"maybe|might|(?:could|may)\s+be(?!" + RECOMMENDED + r")|"
+    r"(?:could|may)\s+(?:also|equally|instead|just)\s+be(?!" + RECOMMENDED + r")(?!\s+[a-z]+ing\b)|"
     # batch 103: "a thin anechoic stripe, which may represent a small amount of free fluid": what the finding seen may
     # stand for (not "a mismatch between the request and the image may indicate a labelling error", said of any case)
     r"(?:which|this|that|it|these|they)\s+(?:could|may)\s+(?:well\s+)?(?:represent|reflect|indicate|signify|"
@@ -69,6 +76,8 @@ HEDGE = re.compile(
     r"(?:hard|difficult)\s+to\s+(?:say|tell|be\s+(?:sure|certain))|(?:can(?:not|'t)|could(?:\s*not|n't))\s+"
     r"be\s+(?:\w+\s+)?(?:sure|certain|confident)|"
     # batch 17: not "the cortices on either side line up, and I can't see any angulation or translation"
+    # (batch 119: not "is not consistent with either anatomy or this film", which denies both)
+    r"(?<!not\s)(?<!n't\s)(?<!not\sconsistent\swith\s)(?<!not\scompatible\swith\s)(?<!n't\sfit\s)"
     r"either(?!\s+(?:side|sides|end|ends|hand)\b)(?=[^.;!?\n]{0,80}?\bor\b))\b")
 
 #: the same hedges in widely spoken languages (a reply in another language may keep its answer word, which the glosses

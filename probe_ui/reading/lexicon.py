@@ -185,11 +185,13 @@ def mask_idioms(text: str) -> str:
 
 _WITHOUT_DOUBT_CLAUSE = re.compile(r"(?i)\A([\s\"'*_>]*)without\s+(?:a|any)\s+(?:shadow\s+of\s+a\s+)?doubt"
                                    r"(?=[ \t]*(?:[:.!,;\-\u2013\u2014]|\Z))"
-                                   r"(?![ \t]*[:.!,;\-\u2013\u2014]+[ \t]*(?:no|not|none|nothing|neither)\b)")
+                                   r"(?![ \t]*[:.!,;\-\u2013\u2014]+[ \t]*(?:there(?:'s|\s+is|\s+are)\s+)?"
+                                   r"(?:no|not|none|nothing|neither)\b)")
 _NO_DOUBT_CLAUSE = re.compile(r"(?i)\A([\s\"'*_>]*)there(?:'s|\s+is)\s+no\s+doubt\s+about\s+it"
                               r"(?=[ \t]*(?:[:.!,;\-\u2013\u2014]|\Z))"
                               # not where a denial follows ("There's no doubt about it: no fracture.")
-                              r"(?![ \t]*[:.!,;\-\u2013\u2014]+[ \t]*(?:no|not|none|nothing|neither)\b)")
+                              r"(?![ \t]*[:.!,;\-\u2013\u2014]+[ \t]*(?:there(?:'s|\s+is|\s+are)\s+)?"
+                              r"(?:no|not|none|nothing|neither)\b)")
 
 
 # --------------------------------------------------------------------------------------------------------------
@@ -211,6 +213,9 @@ GENERIC = re.compile(
     # (batch 21: not "so proliferative disease can be ruled out", a conclusion about this case)
     r"can\s+be\b(?!\s+(?:(?:safely|confidently|definitely|reliably|fully|firmly)\s+)?(?:ruled\s+out|excluded))|"
     r"(?:is|are)\s+(?:measured|defined|assessed|graded|classified|important|essential|crucial|key)|"
+    # batch 95: "On a PA chest radiograph, the heart is considered enlarged when the cardiothoracic ratio exceeds 0.5."
+    # (a criterion, not a finding)
+    r"(?:is|are)\s+(?:considered|deemed|regarded\s+as|called)\s+[^.;!?\n]{0,40}?\b(?:when|if|once|whenever)\b|"
     r"matters|helps?\s+(?:to\s+)?(?:localize|localise|diagnose|identify)|"
     r"(?:scans|x-?rays|radiographs|mris|cts|ultrasounds|studies|images)\s+(?:measure|show|detect|use|are|can|do|"
     r"help|provide|depict|rely|require|involve|work|divide)|has\s+(?:many|several|various|multiple)\s+causes|"
@@ -311,7 +316,10 @@ def generic_statement(text: str) -> bool:
 
 # a reply that opens by telling how to judge ("To judge whether a brain CT is abnormal, check for ..."), and never says
 # what it sees itself
-_INSTRUCTS = re.compile(r"(?i)\A\W*to\s+(?:judge|tell|decide|determine|assess|evaluate|work\s+out)\s+(?:whether|if|"
+_INSTRUCTS = re.compile(r"(?i)\A\W*how\s+to\s+(?:judge|tell|decide|determine|assess|evaluate|work\s+out|distinguish|"
+                        # batch 114: "**How to tell whether an image is a PET scan**" heading a how-to
+                        r"recogni[sz]e|identify|spot)\b|"
+                        r"\A\W*to\s+(?:judge|tell|decide|determine|assess|evaluate|work\s+out)\s+(?:whether|if|"
                         # batch 117: "To assess a brain CT for abnormality, evaluate the ventricles, the sulci, ..."
                         r"(?:an?|the)\s+[^,.!?\n]{1,60}?\s+for)\b"
                         r"[^.!?\n]{0,160}?,\s*(?:you\s+)?(?:first\s+)?(?:check|look|search|assess|evaluate|examine|"

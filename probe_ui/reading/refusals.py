@@ -369,7 +369,9 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
                 r"|\b(?:i'm|i\s+am)\s+not\s+(?:choosing|picking|selecting|making|giving|offering)\s+(?:a|an|any)\s+"
                 r"(?:diagnosis|answer|verdict|grade)\b"
                 r"|\bi\s+(?:don't|do\s+not)\s+want\s+to\s+(?:guess|speculate|commit)\b"
-                r"|\b(?:i'm|i\s+am)\s+not\s+comfortable\s+(?:interpreting|answering|making|giving|commenting|"
+                # batch 120: "I'd be uncomfortable offering a diagnosis for what may be a real patient's photo."
+                r"|\b(?:(?:i'm|i\s+am)\s+not\s+comfortable|(?:i'm|i\s+am|i'd\s+be|i\s+would\s+be|i\s+feel)\s+"
+                r"uncomfortable)\s+(?:interpreting|answering|making|giving|commenting|"
                 r"diagnosing|reading|guessing|offering|providing|rendering|venturing|assigning|"
                 # batch 35: "I'm not comfortable choosing a diagnosis here."
                 r"choosing|picking|selecting|naming|committing|"
@@ -467,7 +469,10 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
      # batch 16: "Limited study: the image is small and poorly resolved."
      r"|\b(?:" + _IMAGE + "|" + _STUDY + r")\s+(?:is|was|seems|appears)\s+(?:to\s+be\s+)?"
      r"(?:[\w\-]+[ \t]*(?:,|and|,[ \t]*and)[ \t]+)?(?:(?:very|quite|rather|extremely|fairly|too|so)\s+)?"
-     r"poorly[\s\-](?:resolved|exposed|focused|focussed|visuali[sz]ed|penetrated|defined)\b",
+     r"poorly[\s\-](?:resolved|exposed|focused|focussed|visuali[sz]ed|penetrated|defined)\b"
+     # batch 120: "Limited study: low resolution. Coronal plane. Answer: Yes." (the fault after the study's heading)
+     r"|\blimited\s+(?:study|exam|examination|image|film)[ \t]*[:;,\u2013\u2014\-][ \t]*(?:(?:very|quite|rather)\s+)?"
+     r"(?:low|poor)[\s\-](?:resolution|quality|res)\b",
      "The photo is of rather poor quality, but it looks like eczema."),
     # batch 11: the image blamed for being out of focus ("The photo is out of focus, which limits me; if forced to
     # choose, ... (A)"), and a fault of the film that makes what is asked hard to assess ("The film is rotated and

@@ -57,11 +57,11 @@ import threading
 from collections.abc import Callable, Iterator
 
 from probe_ui.reading import lexicon, overlap
-from probe_ui.reading.cleaning import SENTENCE_END, first_sentence, norm, pattern, phrase_regex
+from probe_ui.reading.cleaning import RESTATED_QUESTION, SENTENCE_END, first_sentence, norm, pattern, phrase_regex
 from probe_ui.reading.closings import negative_clauses, only_absent_or_normal, shows_predicate
 from probe_ui.reading.confidence import finding_odds
 from probe_ui.reading.declarations import last_declaration
-from probe_ui.reading.hedges import FOREIGN_HEDGE, HEDGE
+from probe_ui.reading.hedges import FOREIGN_HEDGE, HEDGE, RECOMMENDED
 from probe_ui.reading.item import Item
 from probe_ui.reading.letters import lone_letter
 from probe_ui.reading.lexicon import fold_quotes
@@ -496,11 +496,14 @@ def _hedged_part(text: str, item: Item, method: str, label: str | None, placed: 
     """Where a hedge puts the reading in doubt: the whole reply, but for a declared answer only its own sentence and
     what follows it (weighing alternatives before "my final answer is C" is reasoning, not doubt about C), and
     without the ranking of options in a choice ("the most likely answer is C", "lymphoma is less likely")."""
+    if "whether" in text or " if " in text:  # (an alternative weighed and set aside, read in its whole context)
+        text = _WEIGHED_WHETHER.sub(lambda m: " " * len(m.group(0)), text)
     if method == "declaration":
         at = last_declaration(text, item).at
+        long_reply = len(text.split()) > LONG_WORDS
         if at > 0:
             text = text[max((m.end() for m in _SENTENCE_MARK.finditer(text, 0, at)), default=0):]
-        if at >= 0 and len(text.split()) > LONG_WORDS:
+        if at >= 0 and long_reply:
             # batch 90: "**Answer: B – right side**" opening a systematic review: its sentence, and those that name
             # an answer or what is asked, as for an answer a long reply opens with
             text = _answering_sentences(text, item, "leading", label)
@@ -557,16 +560,13 @@ def _placed(text: str, item: Item, method: str, label: str | None) -> bool:
 # a heading of a few words on a line of its own before the answer ("### Short answer\n**Yes**, the image shows the
 # chest.", its marks already cleaned away)
 _OPENING_HEADING = re.compile(r"[ \t*_#>]*(?:[^\W\d_][\w\-']*[ \t]*){1,4}:?[ \t*_]*\n\s*")
-# batch 116: a line that restates the question ("## Is there a nodule in the right upper lobe?", "### Question\nChild or
-# adult?") before the answer
-_QUESTION_LINE = re.compile(r"[ \t*_#>]*[^\n]{1,200}\?[ \t*_]*\n\s*")
 
 
 def _after_preamble(text: str) -> str:
     """The reply from its first line that is neither a short heading ("### Short answer") nor the question restated
     ("## Is there a nodule in the right upper lobe?"): where an answer it opens with stands."""
     for _ in range(4):
-        m = _OPENING_HEADING.match(text) or _QUESTION_LINE.match(text)
+        m = _OPENING_HEADING.match(text) or RESTATED_QUESTION.match(text)
         if m is None:
             break
         text = text[m.end():]
@@ -591,10 +591,14 @@ def _opens_with(text: str, item: Item, method: str, label: str | None) -> bool:
     answer sure ("### Short answer\n**Yes**, the image shows the chest.", "**Verdict: I agree with the physician — A,
     left side.**", "Sim, há líquido livre no espaço de Morison."), then describes, weighs and recommends: a reading
     from where the reply puts its answer, as a leading letter is, not a word found somewhere in a long text. Not a
-    yes or no read from the subject it names (a long reply that never says yes or no is explaining, SUBJECT_WORDS),
-    nor a reply in another language, whose body the doubts cannot read ("Sí, a primera vista parece haber un derrame
-    ... Sin embargo, ... Por lo tanto, no hay derrame pleural.": a hostile review of 9e8e215)."""
-    if label is None or method in _MARKED or method in ("question_subject", "language", "bare") \
+    yes or no read from the subject it names in a general remark or a how-to (lexicon.generic_statement), nor a reply
+    in another language, whose body the doubts cannot read ("Sí, a primera vista parece haber un derrame ... Sin
+    embargo, ... Por lo tanto, no hay derrame pleural.": a hostile review of 9e8e215). A yes or no read from the subject
+    an opening sentence names ("This looks to me like an axial T2-weighted MRI of the brain rather than anything
+    acquired with X-rays." to "Is this a CT?") is placed as any other: across the corpus and held-out batches 112-119,
+    of the long replies so read whose opening alone gave the same reading sure, 41 were right and 2 wrong, both
+    opening with a general remark or a how-to heading, which now reads nothing."""
+    if label is None or method in _MARKED or method in ("language", "bare") \
             or len(text.split()) <= LONG_WORDS:
         return False  # (a lone letter has its own place, _placed)
     rest = _after_preamble(text.lstrip())
@@ -607,7 +611,7 @@ def _opens_with(text: str, item: Item, method: str, label: str | None) -> bool:
     from probe_ui.reading.answers import extract  # the reader itself (it imports this module)
 
     alone = extract(opening, item.kind, item.labels, item.options, question=item.question)
-    return alone.choice == label and alone.sure and alone.method != "question_subject"
+    return alone.choice == label and alone.sure and (alone.method != "question_subject" or method == "question_subject")
 
 
 def _closes_with(text: str, item: Item, method: str, label: str | None) -> bool:
@@ -650,6 +654,17 @@ _ANOTHER_EXPLANATION = re.compile(r"(?i)\b(?:artefact|artifact|normal\s+variant|
                                   r"mimic\w*|projectional|positional|rotation)\b")
 
 
+# what the finding itself may be instead, in a sentence that need name neither it nor an answer ("Yes, there is a
+# pleural effusion. ... Though it could be thickening.", "This could also be a raised hemidiaphragm."): not a size, a
+# next step or a recommendation ("the true volume may be larger", "it might be worth checking", "this may be
+# discussed")
+_IT_MAY_BE = re.compile(r"(?i)\b(?:it|this|that|these|they|the\s+(?:finding|opacity|density|lesion|line|lucency|shadow|"
+                        r"blunting|appearance|abnormality|collection|mass|nodule|focus|area|change|signal)s?)\s+"
+                        r"(?:could|may|might)\s+(?:also\s+|equally\s+|instead\s+|just\s+|simply\s+|still\s+|well\s+)?"
+                        r"(?:be|represent|reflect|indicate)\b(?!\s+(?:worth|needed|required|necessary|helpful|useful|"
+                        r"reasonable|appropriate|larger|smaller|bigger|under\w*|over\w*|wise|prudent|best|better|"
+                        r"difficult|hard|easier|seen|missed|more|less|mistaken|confused|misread|misinterpreted|taken|"
+                        r"available|found|shown|kept|sent|held|done|given|[a-z]+ed)\b)(?!" + RECOMMENDED + r")")
 # "The rim may just as well be the peripheral nodular enhancement of the other common vascular lesion": another answer
 # weighed as equal, in words that need not name it (hostile review of 328c64d)
 _EQUALLY = re.compile(r"(?i)\b(?:may|might|could)\s+(?:just\s+as\s+well|equally(?:\s+well)?)\s+be\b")
@@ -662,7 +677,7 @@ def _answering_sentences(text: str, item: Item, method: str, label: str | None) 
     every one that names an answer or what the question asks about; not "likely borderline resectable" or "a
     non-enhancing (likely necrotic) component" in the description."""
     sentences = _sentences(text)
-    if not 3 <= len(sentences) <= _MOST_SENTENCES:
+    if not 2 <= len(sentences) <= _MOST_SENTENCES:
         return text  # (a degenerate reply of thousands of lines is read whole: no sentence is weighed alone)
     asked = finding_stems(item.question) if item.question else set()
     if method == "bare" and label is not None:
@@ -676,8 +691,10 @@ def _answering_sentences(text: str, item: Item, method: str, label: str | None) 
     def answering(x: str) -> bool:
         return _answering(x, item, asked)
 
-    kept = [x if x is held or _ANOTHER_EXPLANATION.search(x) or _EQUALLY.search(x) else _answering_clauses(x, answering)
-            for x in sentences if x is held or answering(x) or _ANOTHER_EXPLANATION.search(x) or _EQUALLY.search(x)]
+    def whole(x: str) -> bool:
+        return x is held or bool(_ANOTHER_EXPLANATION.search(x) or _EQUALLY.search(x) or _IT_MAY_BE.search(x))
+
+    kept = [x if whole(x) else _answering_clauses(x, answering) for x in sentences if whole(x) or answering(x)]
     return "\n".join(kept)
 
 
@@ -703,6 +720,12 @@ _ADVICE = re.compile(r"(?i)\b(?:recommend\w*|referr?\w*|follow[\s\-]?up|suitable
 # what speaks of the reply's own answer ("so treat my answer as a guess", "I'm not at all sure about any of this", "I
 # said yes above, but ..."): a hedge there is about the answer, wherever it stands (a review of 6ce9d37)
 _OWN_ANSWER = re.compile(r"(?i)\b(?:my|this|that)\s+(?:answer|reading|call|impression|assessment)\b|"
+                         # doubt the reply owns, which need name nothing ("Yes, there is an effusion. ... Honestly, I'm
+                         # not sure.", "That said, I could be wrong.")
+                         r"\bI\s+(?:could|may|might)\s+(?:well\s+|easily\s+)?be\s+(?:wrong|mistaken)\b|"
+                         r"\bnot\s+(?:entirely\s+|completely\s+|fully\s+|totally\s+|so\s+|that\s+|at\s+all\s+)?"
+                         r"(?:sure|certain|confident)\b|\b(?:unsure|guess(?:ing)?|judge?ment\s+call|toss[\s\-]up|"
+                         r"on\s+the\s+fence)\b|\bhard\s+to\s+(?:say|be\s+(?:sure|certain))\b|"
                          r"\bany\s+of\s+this\b|\bi\s+said\s+(?:yes|no)\b|\b(?:commit\s+to|give\s+you)\s+(?:a\s+)?yes\s+or\s+no\b")
 # where a sentence's clauses part: a mark, a dash, a bracket, or a word that opens a clause of its own
 _CLAUSE_MARK = re.compile(r"[,;:()\u2013\u2014]|\s-\s|\b(?=(?:which|while|whereas|but|although|though|given)\b)",
@@ -737,6 +760,13 @@ _OTHERS_VIEW = re.compile(
     r"(?:physician|radiologist|attending|colleague|referrer))(?:'d|\s+would|\s+may|\s+might|\s+could)?\s+"
     r"(?:lean(?:s|ing)?|favou?r(?:s|ing)?|think|suspect|believe|be\s+(?:reading|looking\s+at|seeing|using|"
     r"referring\s+to))\b")
+# batch 119: an alternative the reply says it weighed and set aside ("I considered whether it could be a breast
+# ultrasound or MRI instead, but ...", "I also checked whether it might be the CT half of a PET/CT study, which ..."):
+# its modal asks, it does not hedge (a hedge of its own after it still counts)
+_WEIGHED_WHETHER = re.compile(r"(?i)\b(?:considered|checked|wondered|asked\s+myself|thought\s+about|looked\s+at)"
+                              r"\s+(?:whether|if)\s+[^.;!?\n]{0,40}?\b(?:could|might|may)\b"
+                              # (then set aside: "but", "rather than", a denial)
+                              r"(?=[^\n]{0,250}?(?:\b(?:but|however|neither|rather\s+than|not|ruled\s+out|excluded)\b|n't\b))")
 # batch 76: a hedge word that only rounds the confidence the reply states ("yes t2, csf is bright, maybe 80%.", "free
 # fluid is present, maybe 65 percent.", "probably 85 % sure"): the number, well above even, says how sure the reply
 # is; the answer itself is not hedged (a number at or near even, "maybe 55 %", "maybe 40 %", still hedges)

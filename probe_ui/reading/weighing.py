@@ -37,7 +37,10 @@ _LONE_CAPITAL = re.compile(r"(?<![\w'])[(\[]?([A-Z])[)\]]?(?![\w'\-])")
 # what follows "A" (or "I") when it is the article or the pronoun: a word ("a cyst"), also an abbreviation in capitals
 # (batch 17: "A CT would help", "A PE is ..."; not "A or B", "A, B")
 _ARTICLE_BEFORE = re.compile(r"[ \t]+(?:[a-z]|(?!(?:OR|AND|VS)\b)[A-Z]{2,}\b)")
-_CLAUSE_SPLIT = re.compile(r"(?i)[.!?;\n]|\b(?:but|however|though|although|yet)\b")
+# (batch 118: and before a relative clause of what could be mistaken for the finding: "There's also no prominent
+# pericardial fat pad that could be mistaken for heart." entertains nothing of the "no" it follows)
+_CLAUSE_SPLIT = re.compile(r"(?i)[.!?;\n]|\b(?:but|however|though|although|yet)\b|\b(?=(?:that|which)\s+(?:could|might|"
+                           r"may)\s+(?:also\s+|easily\s+|otherwise\s+)?be\s+(?:mistaken|confused|misread|taken)\b)")
 # An alternative weighed, not chosen: "between A and B", "A or B?", "A vs. B"
 ALTERNATIVES = re.compile(
     r"(?i)\bbetween\s+(?:(?:options?|choices?|the)\s+)?[(\[]?[A-Z][)\]]?\s+and\s+[(\[]?[A-Z][)\]]?"

@@ -12,8 +12,8 @@ import itertools
 import re
 
 from probe_ui.reading import overlap, subject, synonyms
-from probe_ui.reading.cleaning import is_negated, mask_spans, norm, pattern, phrase_regex
-from probe_ui.reading.item import CLAUSE_OPENERS, MARKED_OPENERS, Item
+from probe_ui.reading.cleaning import after_restated_question, is_negated, mask_spans, norm, pattern, phrase_regex
+from probe_ui.reading.item import CLAUSE_OPENERS, MARKED_OPENERS, SENTENCE_OPENERS, Item
 from probe_ui.reading.presence import PRESENCE_QUESTION, another_finding, asked_finding, finding_stems
 
 # idioms that open an affirmation without a yes ("No doubt a tension one, with mediastinal shift."): yes, when
@@ -159,6 +159,8 @@ def leading_word(text: str, item: Item) -> str | None:
     opens with a label it rejects.
     """
     t = text.lstrip(" \t\n\"'`*_>")
+    if "?" in t[:300]:
+        t = after_restated_question(t).lstrip(" \t\n\"'`*_>")  # "## Is There a Fracture?\n\n**Absolutely.**"
     if item.kind == "yesno" and ":" in t[:20]:
         # batch 81: "IMPRESSION: Positive for a left-sided pleural effusion.": the opening under a report's heading
         t = _IMPRESSION_HEADING.sub("", t, count=1)
@@ -181,6 +183,8 @@ def leading_word(text: str, item: Item) -> str | None:
             continue  # "Looks like it is a CT": what it looks like follows, not an answer
         if m and word in CLAUSE_OPENERS and "look" in word and _TAKEN_BACK.match(t, m.end()):
             continue  # a review of 6ce9d37: "It looks that way, but on closer inspection the line is a skin fold"
+        if m and word in SENTENCE_OPENERS and not re.match(r"[ \t*_]*(?:[.!\n]|\Z)", t[m.end():]):
+            continue
         if m and word in MARKED_OPENERS and not re.match(r"[ \t]*(?:[.,;:!\n\-\u2013\u2014]|\Z)", t[m.end():]):
             continue  # batch 68: "Y. CSF bright." is yes; "N of 3 ..." is no answer
         if m and word.casefold() == "nay" and re.match(r"[ \t]*[,;:\-\u2013\u2014]+[ \t]*(?:worse|even|rather|better|"
