@@ -339,6 +339,9 @@ BATCH_NOTES = {
     117: "an ordinary week on a department server; Kyoto Japanese, Mineiro Portuguese, Marseille French, Wuhan "
          "Mandarin; measured held out once, blind (98.6 % intended, 90.0 % sure and right, 1 sure-wrong, 2 sure "
          "over-reads), then fixed",
+    120: "an ordinary week on a department server; German, Portuguese, Japanese, Italian, Spanish, Korean, Turkish, "
+         "Vietnamese; measured held out once, blind (99.5 % intended, 91.0 % sure and right, 1 sure over-read), then "
+         "fixed",
 }
 
 

@@ -85,11 +85,11 @@ def test_the_corpus_is_large_varied_and_well_formed() -> None:
     # "Batch 89", "Batch 90", "Batch 91", "Batch 92", "Batch 93", "Batch 94", "Batch 95", "Batch 96", "Batch 97",
     # "Batch 98", "Batch 99", "Batch 100", "Batch 101", "Batch 102", "Batch 103", "Batch 104", "Batch 105",
     # "Batch 106", "Batch 107", "Batch 108", "Batch 109", "Batch 110", "Batch 111", "Batch 113", "Batch 115",
-    # "Batch 117")
+    # "Batch 117", "Batch 120")
     batches = Counter(r["batch"] for r in replies)
-    # (batches 112, 114 and 116 stay held out: README "Batches 110, 111, 113 and 115: earlier replies changed", "Batch
-    # 117")
-    assert set(batches) == set(range(1, 112)) | {113, 115, 117}, batches
+    # (batches 112, 114, 116, 118 and 119 stay held out: README "Batches 110, 111, 113 and 115: earlier replies
+    # changed", "Batch 117", "Batch 120")
+    assert set(batches) == set(range(1, 112)) | {113, 115, 117, 120}, batches
     assert batches[5] == 367 and batches[6] == 369 and batches[7] == 146 and batches[8] == 163 and batches[9] == 240
     assert batches[10] == 240 and batches[11] == 240 and batches[12] == 240 and batches[13] == 240
     assert batches[14] == 240 and batches[15] == 240 and batches[16] == 240 and batches[17] == 240
@@ -117,7 +117,7 @@ def test_the_corpus_is_large_varied_and_well_formed() -> None:
     assert batches[102] == 240 and batches[103] == 240 and batches[104] == 240 and batches[105] == 240
     assert batches[106] == 240 and batches[107] == 240 and batches[108] == 240 and batches[109] == 240
     assert batches[110] == 240 and batches[111] == 240 and batches[113] == 240 and batches[115] == 240
-    assert batches[117] == 240
+    assert batches[117] == 240 and batches[120] == 240
     assert all(r["id"].startswith(f"b{r['batch']}-") for r in replies if r["batch"] >= 5)
     extra = json.loads((bench.CORPUS / "items_extra.json").read_text(encoding="utf-8"))
     assert len(extra) == 29 and set(extra) <= set(items)
@@ -467,6 +467,9 @@ def test_the_reader_meets_the_goals_on_the_corpus(corpus_rows: tuple[dict[str, A
     # batch 117, likewise (README "Batch 117"): ordinary, reader of 3c6bf40, 98.6 %, 189 sure and right, 3 sure errors
     # (a wrong option, two over-reads), 1 wrong, 4 over-read, 1 flag wrong. Floors at what it reaches now: 209, 191
     # (two over-reads, unsure)
+    # batch 120, likewise (README "Batch 120"): ordinary, reader of d2b272a, 99.5 %, 191 sure and right, 1 sure error
+    # (an over-read), 2 flags wrong. Floors at what it reaches now: 209, 190 (a decline that still answers, now flagged
+    # as meant, is unsure)
     for batch, floor, sure, over in ((86, 208, 190, 0), (87, 204, 186, 1), (88, 201, 158, 1), (89, 208, 175, 1),
                                      (90, 206, 158, 0), (91, 209, 192, 0), (92, 201, 169, 2), (93, 206, 187, 0),
                                      (94, 204, 164, 2), (95, 207, 190, 1), (96, 195, 148, 1), (97, 209, 192, 0),
@@ -474,7 +477,7 @@ def test_the_reader_meets_the_goals_on_the_corpus(corpus_rows: tuple[dict[str, A
                                      (102, 204, 160, 1), (103, 208, 193, 2), (104, 196, 170, 2), (105, 210, 194, 3),
                                      (106, 190, 147, 1), (107, 207, 190, 0), (108, 195, 160, 0), (109, 208, 193, 0),
                                      (110, 193, 165, 0), (111, 208, 187, 0), (113, 209, 190, 0), (115, 209, 190, 0),
-                                     (117, 209, 191, 2)):
+                                     (117, 209, 191, 2), (120, 209, 190, 0)):
         natural = bench.summarise([r for r in rows if r["batch"] == batch])["total"]
         assert natural["intended"] >= floor and natural["sure_right"] >= sure, (batch, natural)
         assert (natural["wrong"], natural["refusal_mismatch"]) == (0, 0) and natural["over_read"] <= over, \
@@ -567,7 +570,7 @@ def test_the_benchmark_reports_every_batch_and_the_whole_corpus(capsys: pytest.C
         assert bench.main(["--json"]) == 0
     report = json.loads(capsys.readouterr().out)
     assert [g for g, met in report["all"]["goals"].items() if not met] == []
-    assert sorted(report["batches"], key=int) == [str(n) for n in [*range(1, 112), 113, 115, 117]]
+    assert sorted(report["batches"], key=int) == [str(n) for n in [*range(1, 112), 113, 115, 117, 120]]
     assert report["all"]["total"]["n"] == sum(b["total"]["n"] for b in report["batches"].values())
     bench.main(["--batch", "5", "--batch", "6"])
     out = capsys.readouterr().out

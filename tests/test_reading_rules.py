@@ -11607,6 +11607,129 @@ _NEAR_MISSES_EFC4F03 = [
 ]
 
 
+_NEAR_MISSES_9A5C55C = [
+    # hostile review of 9a5c55c (/tmp/review120): advice and caveats that carry doubt yet name no answer,
+    # 'Disagree - B is not supported', 'Agree - B, although ...', an opener as a first look, a question back to the
+    # user, an emphatic opener then a denial, BI-RADS words in prose, a double negative
+    ('Answer: A. Benign — this is most likely a fibroadenoma, a probably benign lesion.',
+     'choice', ('A', 'B'), ('Benign', 'Malignant'),
+     'Is this breast lesion benign or malignant?', None),
+    ("A. Benign. It is probably benign finding territory, but I'd biopsy.",
+     'choice', ('A', 'B'), ('Benign', 'Malignant'),
+     'Is this breast lesion benign or malignant?', None),
+    ('**My assessment:** ❌ Disagree — B is not supported. The film shows a pneumothorax (A) with a '
+     'visible pleural line.',
+     'choice', ('A', 'B', 'C', 'D'), ('Pneumothorax', 'Pleural effusion', 'Pneumonia', 'Atelectasis'),
+     'What is the most likely diagnosis?', 'A'),
+    ("**My assessment:** ✅ Agree — B, although I'd want a decubitus film to be sure it isn't "
+     'consolidation.',
+     'choice', ('A', 'B', 'C', 'D'), ('Pneumothorax', 'Pleural effusion', 'Pneumonia', 'Atelectasis'),
+     'What is the most likely diagnosis?', None),
+    ("## Is this a CT scan?\n\nCertainly looks like one at first glance, but it's an MRI: the CSF is "
+     'bright.',
+     'yesno', ('yes', 'no'), (),
+     'Is this a CT scan? (please answer yes/no)', 'no'),
+    ('Do you mean an acute fracture?\nNo acute fracture, but there is an old healed fracture of the '
+     'sixth rib.',
+     'yesno', ('yes', 'no'), (),
+     'Is there a fracture in this radiograph? (please answer yes/no)', None),
+    ('Beyond question. The heart is not enlarged; the cardiothoracic ratio is 0.45.',
+     'yesno', ('yes', 'no'), (),
+     'Is the heart enlarged in this radiograph? (please answer yes/no)', 'no'),
+    ("Beyond doubt. Well, beyond reasonable doubt — I'd put it at about 60 % that there's a fracture.",
+     'yesno', ('yes', 'no'), (),
+     'Is there a fracture in this radiograph? (please answer yes/no)', None),
+    ('Without a doubt, there are no signs against a fracture here; the fracture line is clear.',
+     'yesno', ('yes', 'no'), (),
+     'Is there a fracture in this radiograph? (please answer yes/no)', 'yes'),
+    ('Yes, there is a small left pleural effusion. The frontal chest radiograph is adequately inspired '
+     'with nine posterior ribs visible. The trachea is central and the mediastinal contours are within '
+     'normal limits. The hila are of normal size and position. The bones and soft tissues are '
+     'unremarkable, and there is no free gas under the diaphragm. There is blunting of the left '
+     'costophrenic angle. It may be overlying soft tissue, though.',
+     'yesno', ('yes', 'no'), (),
+     'Is pleural effusion present in the given chest x-ray? (please answer yes/no)', None),
+    ('Yes, the heart is enlarged. The frontal chest radiograph is adequately inspired with nine '
+     'posterior ribs visible. The trachea is central and the mediastinal contours are within normal '
+     'limits. The hila are of normal size and position. The bones and soft tissues are unremarkable, '
+     'and there is no free gas under the diaphragm. The cardiothoracic ratio measures about 0.58. This '
+     'could be exaggerated by the AP projection and the low lung volumes.',
+     'yesno', ('yes', 'no'), (),
+     'Is the heart enlarged in this radiograph? (please answer yes/no)', None),
+    ('Yes, there is a pleural effusion. The frontal chest radiograph is adequately inspired with nine '
+     'posterior ribs visible. The trachea is central and the mediastinal contours are within normal '
+     'limits. The hila are of normal size and position. The bones and soft tissues are unremarkable, '
+     'and there is no free gas under the diaphragm. The left costophrenic angle is blunted with a '
+     'meniscus. It could be crowded vessels at the base rather than fluid.',
+     'yesno', ('yes', 'no'), (),
+     'Is pleural effusion present in the given chest x-ray? (please answer yes/no)', None),
+    ('**Answer: A. Benign**\n\nThe mammographic image shows an oval, circumscribed, equal-density mass '
+     'in the upper outer quadrant measuring about 14 mm. There are no associated calcifications, no '
+     'architectural distortion and no skin thickening. The axillary tail is unremarkable and the '
+     "background parenchyma is scattered fibroglandular. Given the patient's age, excision is advised, "
+     'since this might not be as innocent as it looks.',
+     'choice', ('A', 'B'), ('Benign', 'Malignant'),
+     'Is this breast lesion benign or malignant?', None),
+    ('**Answer: A. Benign**\n\nThe mammographic image shows an oval, circumscribed, equal-density mass '
+     'in the upper outer quadrant measuring about 14 mm. There are no associated calcifications, no '
+     'architectural distortion and no skin thickening. The axillary tail is unremarkable and the '
+     'background parenchyma is scattered fibroglandular. Tissue sampling would be prudent, since I '
+     "can't fully exclude something more sinister on a single view.",
+     'choice', ('A', 'B'), ('Benign', 'Malignant'),
+     'Is this breast lesion benign or malignant?', None),
+    ('Answer: A. Benign. The mammographic image shows an oval, circumscribed, equal-density mass in the '
+     'upper outer quadrant measuring about 14 mm. There are no associated calcifications, no '
+     'architectural distortion and no skin thickening. The axillary tail is unremarkable and the '
+     'background parenchyma is scattered fibroglandular. A biopsy may be needed because a circumscribed '
+     'carcinoma could look identical.',
+     'choice', ('A', 'B'), ('Benign', 'Malignant'),
+     'Is this breast lesion benign or malignant?', None),
+    ('**Answer: B. Pleural effusion**\n\nThere is homogeneous opacification of the right lower '
+     'hemithorax with a meniscus configuration and blunting of the right costophrenic angle. The '
+     'mediastinum is central and the left lung is clear. No pleural line is seen and lung markings '
+     'reach the periphery. I would still get an ultrasound before tapping it, since what looks like '
+     'fluid here might turn out to be thickened pleura.',
+     'choice', ('A', 'B', 'C', 'D'), ('Pneumothorax', 'Pleural effusion', 'Pneumonia', 'Atelectasis'),
+     'What is the most likely diagnosis?', None),
+    ('**Answer: B. Pleural effusion**\n\nThere is homogeneous opacification of the right lower '
+     'hemithorax with a meniscus configuration and blunting of the right costophrenic angle. The '
+     'mediastinum is central and the left lung is clear. No pleural line is seen and lung markings '
+     'reach the periphery. Ultrasound is recommended to confirm, because the opacity could equally '
+     'represent consolidation or a raised hemidiaphragm.',
+     'choice', ('A', 'B', 'C', 'D'), ('Pneumothorax', 'Pleural effusion', 'Pneumonia', 'Atelectasis'),
+     'What is the most likely diagnosis?', None),
+    ('No pneumothorax is seen. The frontal chest radiograph is adequately inspired with nine posterior '
+     'ribs visible. The trachea is central and the mediastinal contours are within normal limits. The '
+     'hila are of normal size and position. The bones and soft tissues are unremarkable, and there is '
+     'no free gas under the diaphragm. That said, the left apex is partly obscured by the clavicle and '
+     'a small one might be hidden there; a repeat film is advised.',
+     'yesno', ('yes', 'no'), (),
+     'Is there a pneumothorax in this chest x-ray? (please answer yes/no)', None),
+    ('**Answer: No.** The frontal chest radiograph is adequately inspired with nine posterior ribs '
+     'visible. The trachea is central and the mediastinal contours are within normal limits. The hila '
+     'are of normal size and position. The bones and soft tissues are unremarkable, and there is no '
+     'free gas under the diaphragm. There is no visible pleural line. A small anterior collection might '
+     "be missed on a supine film, so I'd repeat it erect if clinically suspected.",
+     'yesno', ('yes', 'no'), (),
+     'Is there a pneumothorax in this chest x-ray? (please answer yes/no)', None),
+    ('**Answer: A. Cardiomegaly**\n\nThe frontal chest radiograph is adequately inspired with nine '
+     'posterior ribs visible. The trachea is central and the mediastinal contours are within normal '
+     'limits. The hila are of normal size and position. The bones and soft tissues are unremarkable, '
+     'and there is no free gas under the diaphragm. The cardiothoracic ratio is 0.6. An echocardiogram '
+     "would help, since a pericardial effusion can give an identical silhouette and might be what we're "
+     'seeing.',
+     'choice', ('A', 'B', 'C', 'D'), ('Cardiomegaly', 'Pneumothorax', 'Pleural effusion', 'Normal study'),
+     'What is the main finding on this chest radiograph?', None),
+    ('**Answer: B. Pleural effusion**\n\nThere is homogeneous opacification of the right lower '
+     'hemithorax with a meniscus configuration and blunting of the right costophrenic angle. The '
+     'mediastinum is central and the left lung is clear. No pleural line is seen and lung markings '
+     "reach the periphery. I'd confirm with ultrasound first, as I may have misjudged the meniscus on "
+     'this rotated film.',
+     'choice', ('A', 'B', 'C', 'D'), ('Pneumothorax', 'Pleural effusion', 'Pneumonia', 'Atelectasis'),
+     'What is the most likely diagnosis?', None),
+]
+
+
 _NEAR_MISSES_5F68AA0 = [
     # hostile review of 5f68aa0 (/tmp/review117): advice that raises another reading, a negated option word that
     # is the option's own, a qualified denial then the finding, a part of the film unseen after a denial
@@ -11693,7 +11816,8 @@ _NEAR_MISSES_5F68AA0 = [
 @pytest.mark.parametrize("reply, kind, labels, options, question, meant",
                          [*_REVIEW_91, *_REVIEW_93, *_REVIEW_98, *_NEAR_MISSES_98_99, *_NEAR_MISSES_3AA43EA,
                           *_NEAR_MISSES_7D438EA_DD14B8B, *_NEAR_MISSES_C3B4252_9E8E215, *_NEAR_MISSES_FD68BDC,
-                          *_NEAR_MISSES_6CE9D37, *_NEAR_MISSES_EFC4F03, *_NEAR_MISSES_5F68AA0])
+                          *_NEAR_MISSES_6CE9D37, *_NEAR_MISSES_EFC4F03, *_NEAR_MISSES_5F68AA0,
+                          *_NEAR_MISSES_9A5C55C])
 def test_near_misses_of_the_hostile_reviews_are_never_sure_and_wrong(reply: str, kind: str, labels: tuple[str, ...],
                                                                      options: tuple[str, ...], question: str,
                                                                      meant: str | None) -> None:
@@ -11893,6 +12017,13 @@ _REFUSALS_EFC4F03 = [
      'Is there a fracture in this radiograph? (please answer yes/no)', False),
 ]
 
+_REFUSALS_9A5C55C = [
+    # hostile review of 9a5c55c: "I would feel uncomfortable" as "I'd be uncomfortable"
+    ("I would feel uncomfortable giving a diagnosis for what may be a real patient's image.", 'choice', ('A', 'B'),
+     ('Benign', 'Malignant'), 'Is this breast lesion benign or malignant?', True),
+]
+
+
 _REFUSALS_5F68AA0 = [
     # hostile review of 5f68aa0: a prior study lacked, a low-dose technique and a provisional report, a withdrawal
     # that blames the image, bold that is not a decline
@@ -11955,7 +12086,8 @@ _REFUSALS_5F68AA0 = [
 
 @pytest.mark.parametrize("reply, kind, labels, options, question, refusal",
                          [*_REFUSALS_C3B4252_9E8E215, *_REFUSALS_FD68BDC, *_REFUSALS_6CE9D37,
-                          *_REFUSALS_EFC4F03, *_REFUSALS_5F68AA0])
+                          *_REFUSALS_EFC4F03, *_REFUSALS_5F68AA0,
+                          *_REFUSALS_9A5C55C])
 def test_refusal_flags_of_the_hostile_reviews(reply: str, kind: str, labels: tuple[str, ...],
                                               options: tuple[str, ...], question: str, refusal: bool) -> None:
     """The hostile reviews' refusal cases (reviews of c3b4252 and 9e8e215, and of fd68bdc): the flag is what a careful
@@ -12750,8 +12882,12 @@ _YN = ("yes", "no")
     # held-out batches 118-119: an opening idiom under the question restated, or as a sentence of its own
     ("## Is There a Fracture?\n\n**Absolutely, without question.**\n\n### Findings\n- A transverse fracture.", "yesno",
      _YN, (), _FRACTURE_Q, "yes", True, False),
+    # (but an emphatic word alone answers nothing: "Beyond question. The heart is not enlarged.", a hostile review
+    # of 9a5c55c)
     ("Without question. There's a large left pneumothorax here.", "yesno", _YN, (),
-     "Is there a pneumothorax in this chest x-ray? (please answer yes/no)", "yes", True, False),
+     "Is there a pneumothorax in this chest x-ray? (please answer yes/no)", None, False, False),
+    ("Absolutely. The heart is not enlarged.", "yesno", _YN, (),
+     "Is the heart enlarged in this radiograph? (please answer yes/no)", "yes", False, False),
     # ... and stressing a denial (had read yes, sure)
     ("Without a doubt, there is no pneumothorax.", "yesno", _YN, (),
      "Is there a pneumothorax in this chest x-ray? (please answer yes/no)", "no", True, False),
@@ -12788,6 +12924,14 @@ _YN = ("yes", "no")
      "quite different.", "yesno", _YN, (), "Is this a mammogram? (please answer yes/no)", "yes", True, False),
     ("Yes, this is a mammogram. I considered whether it could be a breast ultrasound.", "yesno", _YN, (),
      "Is this a mammogram? (please answer yes/no)", "yes", False, False),
+    # held-out batch 119: an answer given as tentative declares it (a guess), and the reading said to be limited by
+    # the image's fault declines
+    ("**Answer (tentative):** B. Non-communicating hydrocephalus.", "choice", ("A", "B"),
+     ("Communicating hydrocephalus", "Non-communicating hydrocephalus"),
+     "Is the hydrocephalus in this image communicating or non-communicating?", "B", False, False),
+    ("This image is **heavily compressed and quite dark**, so small amounts of fluid may not be visible. My reading "
+     "is therefore limited.\n\nNo free fluid is seen around the liver or the spleen.", "yesno", _YN, (),
+     "Is there ascites in this image? (please answer yes/no)", "no", False, True),
 ])
 def test_batches_118_120_placed_answers_own_doubts_and_idioms(reply: str, kind: str, labels: tuple[str, ...],
                                                             options: tuple[str, ...], question: str,

@@ -45,7 +45,9 @@ _DECL_PREFIX = re.compile(
     # then a capital letter)
     r"\banswer\s+I(?:'d|\s+would)\s+(?:give|pick|choose|go\s+with)(?:\s+is\b|[ \t]*(?:[-:\u2014\u2013])"
     r"(?=[ \t*_]*\(?(?-i:[A-Z])\b))|"
-    r"\banswer\s*(?:is|would\s+be|should\s+be|will\s+be|must\s+be|has\s+to\s+be|appears\s+to\s+be|"
+    # batch 119: "**Answer (tentative):** B. Non-communicating hydrocephalus." (how the answer is given, in brackets)
+    r"\banswer(?:[ \t]*\((?:tentative|provisional|preliminary|best\s+guess|low\s+confidence)\))?"
+    r"\s*(?:is|would\s+be|should\s+be|will\s+be|must\s+be|has\s+to\s+be|appears\s+to\s+be|"
     # batch 22: an arrow for the colon ("Analysis: ... Answer \u2192 C", "Answer -> C")
     r"seems\s+to\s+be|here\s+is|choice\s+is|option\s+is|letter\s+is)?\s*(?:[-=]>|[\u2192\u21d2\u27a1\u2794]|[:=]|"
     r"-(?=\s)|\bis\b)?"
@@ -325,13 +327,22 @@ _VERDICT_FIRST = re.compile(r"(?i)\A(?:[\u2705\u2714\u2611\u274c\u2716\u2717\u27
                             r"(?:agree|disagree)[ \t*_]*(?:[\u2013\u2014:]|\s-\s)[ \t*_]*(?=\(?[A-Z]\b)")
 
 
+# a letter the verdict goes on to judge ("B is not supported", "B was my first thought"), not the reply's answer
+_LETTER_JUDGED = re.compile(r"\(?[A-Z]\)?[ \t*_]+(?:is|was|isn't|wasn't|would|does|doesn't|seems|can't|cannot|"
+                            r"looks|might|may|could)\b")
+
+
 def _read_target(t: str, item: Item, foreign: bool = False) -> Found:
     """Read the answer named at the start of ``t`` (the text after a declaration keyword). After another language's
     cue (``foreign``: "Respuesta:", "Die Antwort ist") a yes or no is that language's: read in English."""
     t = t.lstrip(" \t\n\"'`*_:=-")
     # batch 118: "**My assessment:** ✅ **Agree — B. Pleural effusion**", "**My answer:** ❌ **Disagree — A. Mid
     # trachea**": a verdict on the suggested answer, then the reply's own
-    t = _VERDICT_FIRST.sub("", t, count=1)
+    verdict = _VERDICT_FIRST.match(t)
+    if verdict is not None:
+        t = t[verdict.end():]
+        if _LETTER_JUDGED.match(t):
+            return Found()  # a hostile review of 9a5c55c: "❌ Disagree — B is not supported. ..." (B rejected)
     if foreign and (item.kind == "yesno" or yes_no_options(item) is not None):
         # "Respuesta: sí.", "La réponse est oui.", "Ответ: да.", "答案：是。"; "Respuesta: sí y no." is both. A yes or
         # no run on into the words after it is not the answer but a negation of them, in a language the rules do not

@@ -19,12 +19,37 @@ RECOMMENDED = (r"\s+(?:considered|performed|obtained|indicated|warranted|helpful
                 r"confusion|"
                 r"observed|managed|treated|followed|offered|added|arranged|requested|ordered|scheduled)\b")
 
+#: doubt a reply owns, which need name neither an answer nor what is asked: heard wherever it stands in a long reply
+#: ("Yes, there is an effusion. ... Honestly, I'm not sure.", "That said, I could be wrong.", a hostile review of
+#: 9a5c55c: "I can't fully exclude something more sinister", "... might turn out to be thickened pleura", "a
+#: circumscribed carcinoma could look identical", "a pericardial effusion can give an identical silhouette", "as I may
+#: have misjudged the meniscus", "this might not be as innocent as it looks", "might be what we're seeing")
+SELF_DOUBT = re.compile(
+    r"(?i)\bI\s+(?:could|may|might)\s+(?:well\s+|easily\s+)?be\s+(?:wrong|mistaken)\b|"
+    r"\bnot\s+(?:entirely\s+|completely\s+|fully\s+|totally\s+|so\s+|that\s+|at\s+all\s+)?(?:sure|certain|confident)\b|"
+    r"\b(?:unsure|guessing|judge?ment\s+call|toss[\s\-]up|on\s+the\s+fence)\b|"
+    # (not "choosing Grade 2 here would be a guess", said of the other answers)
+    r"\bmy\s+(?:best\s+)?guess\b|\b(?:this|that|it)(?:'s|\s+is)\s+(?:a|my|only\s+a|just\s+a)\s+(?:[\w\-]+\s+)?guess\b|"
+    r"\bhard\s+to\s+(?:say|be\s+(?:sure|certain))\b|"
+    # (the reply's own: not "a single slice cannot exclude pathology elsewhere", said of the method)
+    r"\bI\s+(?:can't|cannot|can\s+not|couldn't)\s+(?:fully\s+|completely\s+|entirely\s+|confidently\s+)?"
+    r"(?:exclude|rule\s+out)\b|"
+    r"\b(?:might|may|could)\s+(?:well\s+)?(?:turn\s+out|be\s+(?:missed|hidden|masked))\b|"
+    # (what could be so here; not what can look the same in general: "Venous sinus thrombosis can look the same on
+    # these sequences", a differential named)
+    r"\b(?:could|might)\s+(?:look|appear)\s+(?:identical|the\s+same|just\s+like)\b|"
+    r"\b(?:could|might)\s+(?:give|produce|cause)\s+an?\s+identical\b|"
+    r"\b(?:I|we)\s+(?:may|might|could)\s+have\s+(?:misjudged|missed|misread|overcalled|overlooked)\b|"
+    r"\b(?:might|may)\s+not\s+be\s+as\s+[\w\-]+\s+as\s+it\s+(?:looks|seems|appears)\b|"
+    r"\b(?:might|may|could)\s+be\s+what\s+(?:we're|we\s+are|I'm|I\s+am)\s+seeing\b|"
+    r"\b(?:could|may|might)\s+(?:equally|just\s+as\s+well)\s+(?:represent|reflect|indicate)\b")
+
 #: the words that make a reading a guess, wherever they stand in the part of the reply that gives the answer
 HEDGE = re.compile(
     # (not what will "likely follow": batch 116's "staging and tissue sampling will likely follow")
     # (batch 119: not the reason for someone's view, "which is probably why the physician focused on it", nor the
     # BI-RADS category "probably benign")
-    r"(?i)\b(?:probabl[ey](?!\s+why\b)(?!\s+benign\s*(?:\)|category|\(bi-?rads|finding|lesion))|"
+    r"(?i)\b(?:probabl[ey](?!\s+why\b)(?!\s+benign\s*(?:\)|category\b|\(bi-?rads))|"
     r"likely(?!\s+(?:follow|be\s+(?:needed|required|necessary)|need|require|why)\b)|possibl[ey]|perhaps|"
     # ("This could also be a raised hemidiaphragm.": another reading of the finding; not "may also be considered")
     r"maybe|might|(?:could|may)\s+be(?!" + RECOMMENDED + r")|"
@@ -35,8 +60,10 @@ HEDGE = re.compile(
     r"correspond\s+to)\b|"
     r"i(?:'d|\s+would)?\s+(?:think|"
     r"believe|suspect|guess)|favou?r(?:s|ing)?|"
-    # batch 21: "guessing no" says it is a guess
-    r"guessing|"
+    # batch 21: "guessing no" says it is a guess; batch 119: "**Answer (tentative):** B.", "my best guess"
+    r"guessing|tentative(?:ly)?|best\s+guess|"
+    # a hostile review of 9a5c55c: "Agree — B, although I'd want a decubitus film to be sure it isn't consolidation."
+    r"I(?:'d|\s+would)\s+(?:want|like|need)\b[^.;!?\n]{0,60}?\bto\s+be\s+(?:sure|certain|confident)|"
     # batch 91: "Yes, borderline cardiomegaly." (a size or calibre at the edge of normal: the corpus labels every
     # reply that leaves it there open, batches 5-89)
     # (not "borderline resectable", a stage of pancreatic cancer: batch 102)
@@ -78,7 +105,8 @@ HEDGE = re.compile(
     # batch 17: not "the cortices on either side line up, and I can't see any angulation or translation"
     # (batch 119: not "is not consistent with either anatomy or this film", which denies both)
     r"(?<!not\s)(?<!n't\s)(?<!not\sconsistent\swith\s)(?<!not\scompatible\swith\s)(?<!n't\sfit\s)"
-    r"either(?!\s+(?:side|sides|end|ends|hand)\b)(?=[^.;!?\n]{0,80}?\bor\b))\b")
+    r"either(?!\s+(?:side|sides|end|ends|hand)\b)(?=[^.;!?\n]{0,80}?\bor\b))\b|"
+    + SELF_DOUBT.pattern.removeprefix("(?i)"))
 
 #: the same hedges in widely spoken languages (a reply in another language may keep its answer word, which the glosses
 #: read, and hedge it in words they do not: "SONUÇ: Hayır, ama emin değilim." (Turkish: no, but I am not sure), "Trả

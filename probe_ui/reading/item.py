@@ -55,9 +55,6 @@ _YESNO_OPENING = {"affirmative": "yes", "negative": "no", "not really": "no", "n
                   "zilch": "no",
                   # batch 28: "Unmistakably — it's about 12 mm.", "Sure thing, it's a PA view of the hand." (clauses)
                   "unmistakably": "yes", "undoubtedly": "yes", "unquestionably": "yes", "sure thing": "yes",
-                  # batch 119: "Without question. There's a large left pneumothorax here." (a clause)
-                  "without question": "yes", "beyond question": "yes", "beyond doubt": "yes",
-                  "beyond any doubt": "yes",
                   # batch 30: "You'd better believe it: a 4 cm exophytic lesion ...", "Not a bit of it — the cortices
                   # line up perfectly." (clauses)
                   "you'd better believe it": "yes", "you better believe it": "yes", "not a bit of it": "no",
@@ -132,9 +129,6 @@ CLAUSE_OPENERS = frozenset({"it looks that way", "it certainly looks that way", 
 _YESNO_LETTERS = {"y": "yes", "n": "no", "neg": "no", "pos": "yes"}
 #: the openers read only before a mark: "Y. CSF bright." (not "N of 3", "Pos 2")
 MARKED_OPENERS = frozenset(_YESNO_LETTERS)
-# openers that answer only as a sentence of their own ("Without question. There's a large left pneumothorax here.",
-# batch 119; not "Without question, this is a difficult one to call.", a hostile review's near miss)
-SENTENCE_OPENERS = frozenset({"without question", "beyond question", "beyond doubt", "beyond any doubt"})
 
 
 class Item:

@@ -147,6 +147,8 @@ _IDIOMS = re.compile(
     r"(?i)\b(?:there(?:'s|\s+is)\s+)?no\s+(?:doubt|question|wonder|denying(?:\s+it)?)(?:\s+(?:about\s+it|that))?"
     r"|\bwithout\s+(?:a|any)\s+doubt\b|\bnot\s+only\b|\bno\s+two\s+ways\s+about\s+it\b|\bno\s+matter\b"
     r"|\bno\s+longer\s+in\s+doubt\b|\bno\s+idea\b"
+    # a hostile review of 9a5c55c: "There are no signs against a fracture here" (a double negative, no denial)
+    r"|\bno\s+(?:signs?|evidence|features?|findings?)\s+(?:to\s+argue\s+|arguing\s+|that\s+argues?\s+)?against\b"
     # hostile review of 2363cef: "There is no mistaking the fracture line", "I see no way this is anything but free
     # fluid" (each says the finding is there)
     r"|\bno\s+mistaking\b|\bno\s+way\s+(?:this|that|it)(?:'s|\s+is|\s+could\s+be)\s+anything\s+(?:but|other\s+than)\b"

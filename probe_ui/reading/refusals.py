@@ -370,7 +370,7 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
                 r"(?:diagnosis|answer|verdict|grade)\b"
                 r"|\bi\s+(?:don't|do\s+not)\s+want\s+to\s+(?:guess|speculate|commit)\b"
                 # batch 120: "I'd be uncomfortable offering a diagnosis for what may be a real patient's photo."
-                r"|\b(?:(?:i'm|i\s+am)\s+not\s+comfortable|(?:i'm|i\s+am|i'd\s+be|i\s+would\s+be|i\s+feel)\s+"
+                r"|\b(?:(?:i'm|i\s+am)\s+not\s+comfortable|(?:i'm|i\s+am|i'd\s+be|i\s+would\s+be|i(?:'d|\s+would)?\s+feel)\s+"
                 r"uncomfortable)\s+(?:interpreting|answering|making|giving|commenting|"
                 r"diagnosing|reading|guessing|offering|providing|rendering|venturing|assigning|"
                 # batch 35: "I'm not comfortable choosing a diagnosis here."
@@ -861,6 +861,11 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
      # batch 98: "this film isn't ideal for judging heart size, so please take it as tentative"
      r"|\b(?:" + _IMAGE + r"|" + _STUDY + r")\s+(?:isn't|is\s+not|wasn't|was\s+not)\s+(?:ideal|optimal)\s+for\b"
      r"|\b" + _FAULT + r"\s+" + _FRAME + r"\b"
+     # batch 119: "This image is heavily compressed and quite dark, ... My reading is therefore limited."
+     # (an intensifier before the fault: not "picture is blurry, looks like an adult maybe", whose guess another rule
+     # keeps)
+     r"|\b" + _FRAME + r"\s+(?:is|was)\s+(?:very|heavily|quite|rather|badly|somewhat)\s+(?:compressed|" + _FAULT
+     + r")\b"
      r"|\bonly\s+(?:the\s+)?(?:(?:lower|upper|left|right|top|bottom)\s+)?(?:half|part|portion)\s+of\s+(?:the\s+)?"
      r"[\w\-]+\s+(?:came\s+through|is\s+(?:in\s+the\s+(?:picture|image|frame)|visible|shown))\b)"
      # what follows within the next sentence or the next line (bounded, so a long reply is scanned once per blame)
@@ -870,7 +875,11 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
      # caution."
      r"|\b(?:take|treat|read)\s+(?:this|it|my\s+answer)\s+with\s+(?:[\w\-]+\s+){0,4}?caution\b"
      r"|\bmy\s+answer\s+(?:may|might|could)\s+not\s+be\s+(?:correct|right|accurate)\b|\bi\s+guess\b|\bmaybe\b"
-     r"|\bhard\s+to\s+tell\s+but\b)",
+     r"|\bhard\s+to\s+tell\s+but\b"
+     # batch 119: "Image quality: Limited. The image is a low-resolution screenshot ... Assessment of the fourth
+     # ventricle and aqueduct is therefore unreliable." (the reading itself said to be limited or unreliable)
+     r"|\b(?:reading|assessment|interpretation|evaluation)\b[^.;!?\n]{0,80}?\b(?:is|are)\s+(?:therefore\s+|thus\s+|"
+     r"necessarily\s+|somewhat\s+)?(?:limited|unreliable)\b)",
      "Image quality limited (rotated, underexposed). Tentatively, the tube tip lies in the right main bronchus: B."),
     # batch 116: a report's image-quality field that faults the image, and its answer field qualified ("Image quality:
     # Suboptimal - the radiograph is underexposed, ... Answer: No fracture identified, with low confidence.")

@@ -61,7 +61,7 @@ from probe_ui.reading.cleaning import RESTATED_QUESTION, SENTENCE_END, first_sen
 from probe_ui.reading.closings import negative_clauses, only_absent_or_normal, shows_predicate
 from probe_ui.reading.confidence import finding_odds
 from probe_ui.reading.declarations import last_declaration
-from probe_ui.reading.hedges import FOREIGN_HEDGE, HEDGE, RECOMMENDED
+from probe_ui.reading.hedges import FOREIGN_HEDGE, HEDGE, RECOMMENDED, SELF_DOUBT
 from probe_ui.reading.item import Item
 from probe_ui.reading.letters import lone_letter
 from probe_ui.reading.lexicon import fold_quotes
@@ -662,9 +662,10 @@ _IT_MAY_BE = re.compile(r"(?i)\b(?:it|this|that|these|they|the\s+(?:finding|opac
                         r"blunting|appearance|abnormality|collection|mass|nodule|focus|area|change|signal)s?)\s+"
                         r"(?:could|may|might)\s+(?:also\s+|equally\s+|instead\s+|just\s+|simply\s+|still\s+|well\s+)?"
                         r"(?:be|represent|reflect|indicate)\b(?!\s+(?:worth|needed|required|necessary|helpful|useful|"
-                        r"reasonable|appropriate|larger|smaller|bigger|under\w*|over\w*|wise|prudent|best|better|"
-                        r"difficult|hard|easier|seen|missed|more|less|mistaken|confused|misread|misinterpreted|taken|"
-                        r"available|found|shown|kept|sent|held|done|given|[a-z]+ed)\b)(?!" + RECOMMENDED + r")")
+                        r"reasonable|appropriate|larger|smaller|bigger|underestimated|overestimated|wise|prudent|best|"
+                        r"better|difficult|hard|easier|seen|more|less|mistaken|confused|misread|misinterpreted|taken|"
+                        r"available|found|shown|kept|sent|held|done|given|stored|saved|archived|acquired|reviewed|"
+                        r"discussed|reported|labell?ed)\b)(?!" + RECOMMENDED + r")")
 # "The rim may just as well be the peripheral nodular enhancement of the other common vascular lesion": another answer
 # weighed as equal, in words that need not name it (hostile review of 328c64d)
 _EQUALLY = re.compile(r"(?i)\b(?:may|might|could)\s+(?:just\s+as\s+well|equally(?:\s+well)?)\s+be\b")
@@ -720,12 +721,8 @@ _ADVICE = re.compile(r"(?i)\b(?:recommend\w*|referr?\w*|follow[\s\-]?up|suitable
 # what speaks of the reply's own answer ("so treat my answer as a guess", "I'm not at all sure about any of this", "I
 # said yes above, but ..."): a hedge there is about the answer, wherever it stands (a review of 6ce9d37)
 _OWN_ANSWER = re.compile(r"(?i)\b(?:my|this|that)\s+(?:answer|reading|call|impression|assessment)\b|"
-                         # doubt the reply owns, which need name nothing ("Yes, there is an effusion. ... Honestly, I'm
-                         # not sure.", "That said, I could be wrong.")
-                         r"\bI\s+(?:could|may|might)\s+(?:well\s+|easily\s+)?be\s+(?:wrong|mistaken)\b|"
-                         r"\bnot\s+(?:entirely\s+|completely\s+|fully\s+|totally\s+|so\s+|that\s+|at\s+all\s+)?"
-                         r"(?:sure|certain|confident)\b|\b(?:unsure|guess(?:ing)?|judge?ment\s+call|toss[\s\-]up|"
-                         r"on\s+the\s+fence)\b|\bhard\s+to\s+(?:say|be\s+(?:sure|certain))\b|"
+                         # doubt the reply owns, which need name nothing (hedges.SELF_DOUBT)
+                         + SELF_DOUBT.pattern.removeprefix("(?i)") + r"|"
                          r"\bany\s+of\s+this\b|\bi\s+said\s+(?:yes|no)\b|\b(?:commit\s+to|give\s+you)\s+(?:a\s+)?yes\s+or\s+no\b")
 # where a sentence's clauses part: a mark, a dash, a bracket, or a word that opens a clause of its own
 _CLAUSE_MARK = re.compile(r"[,;:()\u2013\u2014]|\s-\s|\b(?=(?:which|while|whereas|but|although|though|given)\b)",
@@ -766,7 +763,9 @@ _OTHERS_VIEW = re.compile(
 _WEIGHED_WHETHER = re.compile(r"(?i)\b(?:considered|checked|wondered|asked\s+myself|thought\s+about|looked\s+at)"
                               r"\s+(?:whether|if)\s+[^.;!?\n]{0,40}?\b(?:could|might|may)\b"
                               # (then set aside: "but", "rather than", a denial)
-                              r"(?=[^\n]{0,250}?(?:\b(?:but|however|neither|rather\s+than|not|ruled\s+out|excluded)\b|n't\b))")
+                              r"(?=[^\n]{0,250}?\b(?:(?:but|however)\s+(?:it|this|that|those|these|they|the\s+\w+)\s+"
+                              r"(?:isn't|is\s+not|wasn't|doesn't|does\s+not|don't|do\s+not|looks?|are)|neither|rather\s+than|"
+                              r"ruled\s+out|excluded|not\s+the\s+case)\b)")
 # batch 76: a hedge word that only rounds the confidence the reply states ("yes t2, csf is bright, maybe 80%.", "free
 # fluid is present, maybe 65 percent.", "probably 85 % sure"): the number, well above even, says how sure the reply
 # is; the answer itself is not hedged (a number at or near even, "maybe 55 %", "maybe 40 %", still hedges)
@@ -1094,6 +1093,22 @@ def _read_otherwise_in_english(text: str, item: Item, method: str, label: str | 
 _ENGLISH_CHECK = threading.local()
 
 
+# an opening word or two that stand as a sentence of their own ("Absolutely.", "Without question."), and the sentence
+# after them
+_OPENER_ALONE = re.compile(r"[\W_]*(?:[^\W\d_][\w']*[ \t]*){1,4}[.!][ \t*_]*\n*[ \t*_]*([^.!?\n]{3,300})")
+
+
+def _next_sentence_against(text: str, item: Item, label: str | None) -> bool:
+    """Yes/no items read from an opening word that stands alone: whether the next sentence answers the other way by
+    the question's adjective ("Absolutely. The heart is not enlarged." to "Is the heart enlarged?"; not by a subject it
+    names, "No. The left kidney appears normal ..." to "Is there a mass in the left kidney?")."""
+    m = _OPENER_ALONE.match(text)
+    if m is None or label is None or not item.question or not item.aliases:
+        return False
+    said = answer_from_predicate(m.group(1), item.question)
+    return said is not None and item.aliases["yep" if said == "yes" else "nope"] != label
+
+
 def doubts(text: str, item: Item, method: str, label: str | None = None, *, refusal: bool = False) -> list[str]:
     """What puts the reading ``label`` of ``text`` in doubt, by name (empty: nothing does)."""
     t = fold_quotes(text)
@@ -1133,6 +1148,8 @@ def doubts(text: str, item: Item, method: str, label: str | None = None, *, refu
         found.append("contradiction")
     elif method == "declaration" and _held_apart(t, item):
         found.append("kept two")  # "I stand by D. I stand by A.": two answers held
+    if method == "leading" and item.kind == "yesno" and _next_sentence_against(t, item, label):
+        found.append("contradiction")  # a hostile review of 9a5c55c: "Absolutely. The heart is not enlarged."
     if method == "label_word" and item.aliases and label == item.aliases["nope"] and _AFFIRMED.search(t):
         found.append("affirmed")  # "There is a transverse lucent line ... In summary, no fracture."
     if method == "declaration" and item.kind == "yesno" and _body_against_yes_no(t, item, label):

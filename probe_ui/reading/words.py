@@ -13,7 +13,7 @@ import re
 
 from probe_ui.reading import overlap, subject, synonyms
 from probe_ui.reading.cleaning import after_restated_question, is_negated, mask_spans, norm, pattern, phrase_regex
-from probe_ui.reading.item import CLAUSE_OPENERS, MARKED_OPENERS, SENTENCE_OPENERS, Item
+from probe_ui.reading.item import CLAUSE_OPENERS, MARKED_OPENERS, Item
 from probe_ui.reading.presence import PRESENCE_QUESTION, another_finding, asked_finding, finding_stems
 
 # idioms that open an affirmation without a yes ("No doubt a tension one, with mediastinal shift."): yes, when
@@ -151,6 +151,28 @@ def _echoed_answer(text: str, item: Item) -> str | None:
     return item.aliases["nope" if m.group(2) else "yep"]
 
 
+# what an opening word grants only as a first look before the reply turns ("Certainly looks like one at first glance,
+# but ...")
+_LOOKS_THEN_TURNS = re.compile(r"(?i)[ \t,]*(?:it\s+)?(?:looks?|seems?|appears?)\b[^.;!?\n]{0,60}?"
+                               r"\b(?:but|however|though|yet)\b")
+# a question back to the user ("Do you mean an acute fracture?"), not the question restated
+_ASKS_BACK = re.compile(r"(?i)[\W_]*(?:question[\W_]*)?(?:do|did|are|could|can|would|should|shall|may)\s+"
+                        r"(?:you|i|we)\b")
+
+
+_NOT_RESTATING = frozenset({"please", "answer", "this", "there", "image", "with", "that", "which", "what"})
+
+
+def _restates(line: str, question: str) -> bool:
+    """Whether an opening line restates the item's question: a word of four letters or more in common, and not a
+    question back to the user (a hostile review of 9a5c55c: "Do you mean an acute fracture?\nNo acute fracture, but
+    there is an old healed fracture of the sixth rib.")."""
+    if _ASKS_BACK.match(line):
+        return False
+    words = {w.casefold() for w in re.findall(r"[^\W\d_]{4,}", question)} - _NOT_RESTATING
+    return any(w.casefold() in words for w in re.findall(r"[^\W\d_]{4,}", line))
+
+
 def leading_word(text: str, item: Item) -> str | None:
     """A reply that opens with its answer: "No, there is ...", "Yes there is a mass but no ...", "Red.".
 
@@ -159,8 +181,11 @@ def leading_word(text: str, item: Item) -> str | None:
     opens with a label it rejects.
     """
     t = text.lstrip(" \t\n\"'`*_>")
-    if "?" in t[:300]:
-        t = after_restated_question(t).lstrip(" \t\n\"'`*_>")  # "## Is There a Fracture?\n\n**Absolutely.**"
+    if "?" in t[:300] and item.question:
+        rest = after_restated_question(t)  # "## Is There a Fracture?\n\n**Absolutely.**"
+        line = t[:len(t) - len(rest)]
+        if rest is not t and _restates(line, item.question):
+            t = rest.lstrip(" \t\n\"'`*_>")
     if item.kind == "yesno" and ":" in t[:20]:
         # batch 81: "IMPRESSION: Positive for a left-sided pleural effusion.": the opening under a report's heading
         t = _IMPRESSION_HEADING.sub("", t, count=1)
@@ -181,10 +206,10 @@ def leading_word(text: str, item: Item) -> str | None:
         m = phrase_regex(word, suffix=item.kind == "label").match(t)
         if m and word in CLAUSE_OPENERS and not re.match(r"[ \t]*(?:[.,;:!\n\-\u2013\u2014]|\Z)", t[m.end():]):
             continue  # "Looks like it is a CT": what it looks like follows, not an answer
+        if m and _LOOKS_THEN_TURNS.match(t, m.end()):
+            continue  # a hostile review of 9a5c55c: "Certainly looks like one at first glance, but it's an MRI"
         if m and word in CLAUSE_OPENERS and "look" in word and _TAKEN_BACK.match(t, m.end()):
             continue  # a review of 6ce9d37: "It looks that way, but on closer inspection the line is a skin fold"
-        if m and word in SENTENCE_OPENERS and not re.match(r"[ \t*_]*(?:[.!\n]|\Z)", t[m.end():]):
-            continue
         if m and word in MARKED_OPENERS and not re.match(r"[ \t]*(?:[.,;:!\n\-\u2013\u2014]|\Z)", t[m.end():]):
             continue  # batch 68: "Y. CSF bright." is yes; "N of 3 ..." is no answer
         if m and word.casefold() == "nay" and re.match(r"[ \t]*[,;:\-\u2013\u2014]+[ \t]*(?:worse|even|rather|better|"
