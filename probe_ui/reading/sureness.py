@@ -762,7 +762,7 @@ _OTHERS_VIEW = re.compile(
 # its modal asks, it does not hedge (a hedge of its own after it still counts)
 _WEIGHED_WHETHER = re.compile(r"(?i)\b(?:considered|checked|wondered|asked\s+myself|thought\s+about|looked\s+at)"
                               r"\s+(?:whether|if)\s+[^.;!?\n]{0,40}?\b(?:could|might|may)\b"
-                              # (then set aside: "but", "rather than", a denial)
+                              # (then set aside: "but those look ...", "but it isn't", "rather than", "ruled out")
                               r"(?=[^\n]{0,250}?\b(?:(?:but|however)\s+(?:it|this|that|those|these|they|the\s+\w+)\s+"
                               r"(?:isn't|is\s+not|wasn't|doesn't|does\s+not|don't|do\s+not|looks?|are)|neither|rather\s+than|"
                               r"ruled\s+out|excluded|not\s+the\s+case)\b)")
