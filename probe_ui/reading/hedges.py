@@ -60,16 +60,17 @@ HEDGE = re.compile(
     r"correspond\s+to)\b|"
     r"i(?:'d|\s+would)?\s+(?:think|"
     r"believe|suspect|guess)|favou?r(?:s|ing)?|"
-    # batch 21: "guessing no" says it is a guess; batch 119: "**Answer (tentative):** B.", "my best guess"
-    r"guessing|tentative(?:ly)?|best\s+guess|"
+    # batch 119: "**Answer (tentative):** B.", "my best guess" (batch 21's "guessing no" is in SELF_DOUBT)
+    r"tentative(?:ly)?|best\s+guess|"
     # a hostile review of 9a5c55c: "Agree — B, although I'd want a decubitus film to be sure it isn't consolidation."
     r"I(?:'d|\s+would)\s+(?:want|like|need)\b[^.;!?\n]{0,60}?\bto\s+be\s+(?:sure|certain|confident)|"
     # batch 91: "Yes, borderline cardiomegaly." (a size or calibre at the edge of normal: the corpus labels every
     # reply that leaves it there open, batches 5-89)
     # (not "borderline resectable", a stage of pancreatic cancer: batch 102)
     r"borderline(?![\s\-]+(?:un)?resectab)|"
-    # batch 90: "It's a judgment call.", "Honestly, it's on the fence." (the corpus labels every such reply open)
-    r"judge?ment\s+call|on\s+the\s+fence|toss[\s\-]up|coin\s+(?:toss|flip)|(?:go|goes|going)\s+either\s+way|"
+    # batch 90: "It's a judgment call.", "Honestly, it's on the fence." (the corpus labels every such reply open; those
+    # two and "toss-up" are in SELF_DOUBT)
+    r"coin\s+(?:toss|flip)|(?:go|goes|going)\s+either\s+way|"
     # hostile review of batches 80-83: '{"final": "A", "note": "B is equally plausible"}', '{"confidence": "low"}'
     r"equally\s+(?:likely|plausible|possible|probable)|low\s+(?:confidence|certainty)|"
     # "I stand by D. That said, A is also reasonable.", "However, A could also be argued.", "just as plausible"
@@ -82,7 +83,7 @@ HEDGE = re.compile(
     r"lean(?:s|ing)?(?!\s+(?:forwards?|backwards?|back|over|against|on)\b)|not\s+(?:entirely\s+|completely\s+|"
     # batch 116: "Having looked at the lateral view, though, I'm not so sure."
     r"fully\s+|100\s*%\s+|at\s+all\s+|so\s+|that\s+|too\s+)?(?:sure|certain|confident)|"
-    r"\bI\s+(?:cannot|can't|couldn't|could\s+not)\s+tell\s+which\b|unsure|uncertain|unclear|"
+    r"\bI\s+(?:cannot|can't|couldn't|could\s+not)\s+tell\s+which\b|uncertain|unclear|"
     # a review of 6ce9d37: "I'm not at all sure about any of this: the blunting could just as well be pleural
     # thickening", "the findings are equivocal and I can't commit to yes or no", "so treat my answer as a guess"
     # (the findings called equivocal, not a recommendation's "CT or MRI if the fracture line is equivocal")

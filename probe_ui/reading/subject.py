@@ -247,19 +247,21 @@ def _hedged(reply: str) -> bool:
 # what an image shows or is an image of, between a "not" and what is asked
 _SHOWS = r"show|include|depict|demonstrate|cover|contain|capture|display|image"
 _A_STUDY = r"scan|image|film|radiograph|study|picture|view|x-?ray|photo(?:graph)?|slice|examination|exam"
+# the kind of a subject, between a "not" and the subject ("not a conventional T2-weighted one")
+_KIND = r"conventional|standard|true|typical|plain|regular"
 _NEGATION = re.compile(r"(?i)(?:\b(?:not|no|never|neither|nor|without|isn't|aren't|wasn't|cannot|rather\s+than|"
                        r"instead\s+of|other\s+than|unlike)\s+(?:(?:a|an|the|this|that|of|in|on|from|at|to|for|any|be|been|"
                        r"really|quite|exactly|just|truly|actually"
                        # batch 119: "It's a FLAIR image, not a conventional T2-weighted one." (a kind of the subject)
-                       r"|conventional|standard|true|typical|plain|regular|classic|ordinary|routine|simple|dedicated|"
-                       r"proper|formal|genuine|pure"
+                       r"|" + _KIND + r"|classic|ordinary|routine|simple|dedicated|proper|formal|genuine|pure"
                        # batch 88: "Conclusion: Not acquired after gadolinium." (how the image was made, then the
                        # subject: read yes)
                        r"|acquired|performed|done|given|obtained|taken|scanned|imaged|after|with|following|using"
                        # batch 112's review: "This image does not show the pelvis.", "This is not a scan of the
                        # brain." (what the image does not show, or is not an image of)
                        r"|" + _SHOWS + r"|" + _A_STUDY + r"|does|do|did"
-                       r")\s+){0,4}$|n't\s+(?:(?:a|an|the|in|on|of|from|be|conventional|standard|true|typical|plain|regular|acquired|performed|done|given|obtained|taken|"
+                       r")\s+){0,4}$|n't\s+(?:(?:a|an|the|in|on|of|from|be|" + _KIND
+                       + r"|acquired|performed|done|given|obtained|taken|"
                        r"after|with|following|using|" + _SHOWS + r"|" + _A_STUDY + r")\s+){0,4}$"
                        # batch 29: Setswana "ga se" (is not): "ga se setshwantsho sa MRI" (it is not an image of MRI)
                        r"|\bga\s+se\s+(?:\w+\s+){0,3}$"

@@ -1093,8 +1093,8 @@ def _read_otherwise_in_english(text: str, item: Item, method: str, label: str | 
 _ENGLISH_CHECK = threading.local()
 
 
-# an opening word or two that stand as a sentence of their own ("Absolutely.", "Without question."), and the sentence
-# after them
+# an opening word or two that stand as a sentence of their own ("Absolutely.", "Certainly."), and the sentence after
+# them
 _OPENER_ALONE = re.compile(r"[\W_]*(?:[^\W\d_][\w']*[ \t]*){1,4}[.!][ \t*_]*\n*[ \t*_]*([^.!?\n]{3,300})")
 
 
