@@ -12938,3 +12938,71 @@ def test_batches_118_120_placed_answers_own_doubts_and_idioms(reply: str, kind: 
                                                             choice: str | None, sure: bool, refusal: bool) -> None:
     answer = extract(reply, kind, labels, options, question=question)
     assert (answer.choice, answer.sure, answer.refusal) == (choice, sure, refusal), answer
+
+
+# held-out batches 121-122 (long replies; an ordinary week), each measured once blind before these fixes
+_LAP_Q = "Which of the dots is closest to the camera in this laparoscopic image? (Answer with red, green, or blue)"
+_DEPTH_Q = "Which of the dots is at the greatest depth in this endoscopy image? (Answer with red or green or blue)"
+_DOTS = ("red", "green", "blue")
+_RASH = ("Psoriasis", "Eczema", "Shingles", "Scabies")
+_ES_BODY = ("\n\n### Descripción\n"
+            "- Vesículas agrupadas sobre una base eritematosa en el hemitórax izquierdo, siguiendo un dermatoma.\n"
+            "- Se detienen en la línea media.\n\n### Diagnóstico diferencial\n"
+            "- **Psoriasis (A):** placas con escamas plateadas en codos y rodillas; no forma vesículas.\n"
+            "- **Eccema (B):** placas pruriginosas en flexuras, sin distribución en banda.\n"
+            "- **Sarna (D):** surcos en los espacios interdigitales y picor nocturno.\n\n"
+            "### Recomendación\nIniciar valaciclovir en las primeras 72 horas.")
+
+
+@pytest.mark.parametrize(("reply", "kind", "labels", "options", "question", "choice", "sure", "refusal"), [
+    # a ranking of the labels with arrows concludes nothing; the heading that restates the question declares
+    ("### Nearest dot to the camera: **green**\n\nThe green dot sits on the bowel loop in the foreground and is the "
+     "sharpest; the red dot on the far wall is soft and dim.\n\n**Order (near to far):** green \u2192 blue \u2192 "
+     "red.", "label", _DOTS, (), _LAP_Q, "green", True, False),
+    ("**Order (near to far):** green \u2192 blue \u2192 red.", "label", _DOTS, (), _LAP_Q, None, False, False),
+    ("Deepest dot: **red**\n\nIt lies far down the lumen, beyond the green and blue ones.", "label", _DOTS, (),
+     _DEPTH_Q, "red", True, False),
+    # (a chain of findings still ends in its conclusion)
+    ("Duct 4 mm -> within normal limits -> no", "yesno", _YN, (),
+     "Is the common bile duct dilated? (please answer yes/no)", "no", True, False),
+    # a long reply in another language that declares its answer after that language's cue
+    ("**Respuesta: C. Herpes zóster**" + _ES_BODY, "choice", ("A", "B", "C", "D"), _RASH,
+     "Which condition best matches this rash?", "C", True, False),
+    ("**Respuesta: C. Herpes zóster**, probablemente." + _ES_BODY, "choice", ("A", "B", "C", "D"), _RASH,
+     "Which condition best matches this rash?", "C", False, False),
+    # a lone letter after its own option text, whose "No" supposes nothing
+    ("**No free fluid (B).**\n\n### Right upper quadrant view\n- The liver and the right kidney are in direct contact "
+     "along the whole interface.\n- There is no anechoic stripe in the hepatorenal recess or at the liver tip.\n- The "
+     "right paracolic gutter is dry.\n- The diaphragm moves normally and there is no effusion above it.\n\nThis is "
+     "a negative view of the right upper quadrant on this examination, with good image quality and a well-positioned "
+     "probe throughout.", "choice", ("A", "B"), _FLUID, _FLUID_Q, "B", True, False),
+    # a marker named without "the", then why
+    ("green one, it is further down the tunnel and darker than the red and blue.", "label", _DOTS, (), _DEPTH_Q,
+     "green", True, False),
+    ("green one, but the red one is deeper.", "label", _DOTS, (), _DEPTH_Q, None, False, False),
+    # a sentence that opens with its conclusion's letter, set off by a comma
+    ("There is no left middle lobe: the left lung has two lobes, and the lingula plays that part. So **A**, the "
+     "premise is wrong.",
+     "choice", ("A", "B", "C", "D"),
+     ("The question contains a clinically incorrect premise", "Lateral segment", "Medial segment", "Superior segment"),
+     "Which segment of the left middle lobe shows the consolidation?", "A", True, False),
+    # the image blamed, then an answer: a decline that still answers (never sure)
+    ("The upload is very low resolution, so treat this cautiously, but the gastric bubble sits at the top, so "
+     "**upside down**.", "label", ("correct", "upside down"), (),
+     "Is this chest X-ray correctly oriented or upside down? (Answer with correct or upside down)", "upside down",
+     False, True),
+    ("Limited study: patient rotated, bases partly cut off. Most likely B. Right side.", "choice", ("A", "B", "C", "D"),
+     ("left side", "right side", "bilateral", "no effusion"), "On which side is the pleural effusion?", "B", False,
+     True),
+    # more languages
+    ("성인입니다. 골단판이 닫혀 있습니다.", "label", ("child", "adult"), (),
+     "Is this radiograph of a child or an adult? (Answer with child or adult)", "adult", True, False),
+    ("Chấm đỏ nằm gần máy quay nhất.", "label", _DOTS, (), _LAP_Q, "red", True, False),
+    ("Barn, tillväxtzonerna är öppna.", "label", ("child", "adult"), (),
+     "Is this radiograph of a child or an adult? (Answer with child or adult)", "child", True, False),
+])
+def test_batches_121_122_rankings_headings_foreign_declarations(reply: str, kind: str, labels: tuple[str, ...],
+                                                              options: tuple[str, ...], question: str,
+                                                              choice: str | None, sure: bool, refusal: bool) -> None:
+    answer = extract(reply, kind, labels, options, question=question)
+    assert (answer.choice, answer.sure, answer.refusal) == (choice, sure, refusal), answer

@@ -36,6 +36,11 @@ _BARE_PATTERNS: tuple[re.Pattern[str], ...] = (
     # batch 46: "... So D rather than the physician's C.": a closing "so X rather than ..." ("I" skipped: the pronoun)
     re.compile(r"(?:\A|[.!?\n])[ \t]*(?i:so|hence|thus|therefore)[ \t]+[(\[]?([A-Z])[)\]]?[ \t]+"
                r"(?i:rather[ \t]+than)[ \t]+[^.!?\n]{1,40}[.!]?[ \t]*\Z"),
+    # batch 122: "There's no such thing as a left middle lobe ... So **A**, the premise is wrong.": a sentence that
+    # opens with its conclusion's letter, set off by a comma (an article is never so), and closes the reply in one
+    # clause (not "So A, the left kidney, is spared; ...": the letter's own option described)
+    re.compile(r"(?:\A|[.!?\n])[ \t]*(?i:so|hence|thus|therefore)[ \t,]+[(\[]?([A-Z])[)\]]?[ \t]*,[ \t]"
+               r"[^,;.!?\n]+[.!]?[ \t*_]*\Z"),
     # batch 86: after a comma or a dash, between two lone letters at the very end ("— that's a hemangioma, so B rather
     # than D."); not where an option's own text holds the letter ("Stanford type A", "Hepatitis B": _IN_OPTION_TEXT)
     re.compile(r"(?:[,;:]|[ \t]-|[\u2013\u2014])[ \t]*(?i:so|hence|thus|therefore)[ \t]+[(\[]?([A-Z])[)\]]?[ \t]+"
@@ -60,7 +65,7 @@ def bare_letters(text: str, item: Item) -> tuple[list[str], bool]:
                     continue  # batch 88: "... septal (Kerley B) lines": a letter of a name, not an option
                 if not ch.isupper():
                     continue
-                if ch == "I" and i in (1, 2, 4, 5, 6, 7, 8):
+                if ch == "I" and i in (1, 2, 4, 5, 6, 7, 8, 9):
                     continue  # "I." / ", I" / "I or" are the pronoun or a numeral; a lone "I" is the exact rule
                 if i == _IN_OPTION_TEXT and ch in item.named_letters:
                     continue  # "..., so A rather than B." when the options are Stanford type A and B

@@ -827,9 +827,14 @@ YES_NO: dict[str, tuple[str, ...]] = {
 # other answer words, anywhere in the reply; the key is the English word the rules read
 WORDS: dict[str, tuple[str, ...]] = {
     "red": ("rojo", "roja", "rouge", "rot", "rote", "roten", "roter", "rotes", "rosso", "rossa", "vermelho",
-            "vermelha", "红色", "红"),
-    "green": ("verde", "vert", "verte", "grün", "grüne", "grünen", "grüner", "gruen", "绿色", "绿"),
-    "blue": ("azul", "bleu", "bleue", "blau", "blaue", "blauen", "blauer", "blu", "蓝色", "蓝"),
+            "vermelha", "红色", "红",
+            # batch 122: Vietnamese ("Chấm đỏ gần máy quay nhất.", the red dot is nearest the camera)
+            "đỏ"),
+    "green": ("verde", "vert", "verte", "grün", "grüne", "grünen", "grüner", "gruen", "绿色", "绿",
+              # batch 122: Vietnamese green and blue ("xanh" alone is either)
+              "xanh lá", "xanh lá cây"),
+    "blue": ("azul", "bleu", "bleue", "blau", "blaue", "blauen", "blauer", "blu", "蓝色", "蓝",
+             "xanh dương", "xanh lam"),
     "yellow": ("amarillo", "amarilla", "jaune", "gelb", "gelbe", "gelben", "giallo", "amarelo", "黄色", "黄"),
     "upside down": ("al revés", "boca abajo", "invertida", "invertido", "à l'envers", "a l'envers", "inversée",
                     "inversé", "auf dem kopf", "kopfüber", "umgedreht", "de cabeça para baixo", "cabeça para baixo",
@@ -877,7 +882,9 @@ WORDS: dict[str, tuple[str, ...]] = {
                   # batch 29: Tok Pisin ("Em i pikinini — ...")
                   "pikinini",
                   # batch 32: Sesotho ("Ngwana.")
-                  "ngwana"),
+                  "ngwana",
+                  # batch 121: Swedish, Norwegian and Danish ("barn. tillväxtzonerna i knät är fortfarande öppna.")
+                  "barn"),
     "adult": ("adulto", "adulta", "adulte", "erwachsener", "erwachsenen", "erwachsene", "成人", "成年人",
               # batch 90: Russian (an adult, of an adult)
               "взрослый", "взрослого", "взрослая", "взрослой",
@@ -889,7 +896,9 @@ WORDS: dict[str, tuple[str, ...]] = {
               # "غير بالغ", not of age, a minor, is read before it)
               "بالغ",
               # batch 99: Korean (Jeolla "어른이여.", an adult; with its copula, not "어른스러워", mature-looking)
-              "어른이", "어른입"),
+              "어른이", "어른입",
+              # batch 122: Korean "성인입니다." (it is an adult; with its copula, as 어른 above)
+              "성인입"),
     "left": ("izquierdo", "izquierda", "gauche", "links", "linke", "linken", "sinistro", "sinistra", "左侧", "左",
              # batch 17: Slovenian ("v levi ledvici"), Croatian, Serbian
              "levi", "levo", "levem", "lijevi", "lijevoj", "lijevo", "levoj", "levom",

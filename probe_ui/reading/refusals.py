@@ -23,8 +23,9 @@ __all__ = ["REFUSAL_PHRASES", "closing_advice", "declining_opening", "is_refusal
 _CANT = (r"(?:can\s*not|can't|\bcant\b|cannot|could\s*not|couldn't|\bc(?:y|i)aan\b|am\s+unable\s+to|'m\s+unable\s+to|"
          r"am\s+not\s+able\s+to|'m\s+not\s+able\s+to|unable\s+to|not\s+able\s+to|won't\s+be\s+able\s+to)")
 # what a reply says it lacks or cannot see: the image, or the markers drawn on it
+# (batch 122: "The upload is very low resolution, so treat this cautiously")
 _IMAGE = (r"(?:image|images|picture|scan|photo|photograph|radiograph|x-?ray|attachment|file|figure|screenshot|"
-          r"thumbnail|pic|pikcha|pitcha)")
+          r"thumbnail|pic|pikcha|pitcha|upload)")
 # the image named by what it is ("I can't view the MRI itself", "the ultrasound you've attached")
 _STUDY = r"(?:mri|ct|ultrasound|sonogram|mammogram|film|slide|dermoscopy|fundus\s+photo|study)"
 # what the image is said to be before its fault ("the image you've shared is too small", "The image provided is very low
@@ -1092,7 +1093,9 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
     ("image-limited-or-diagnosis-withheld",
      r"\A[\W_]*(?:limited|suboptimal|degraded)\s+(?:study|exam|examination)\s*[:\-\u2013\u2014][^!?]{0,160}?"
      # batch 60: "Limited study: the right hip is partially outside the field of view. Within these limits, ..."
-     r"\b(?:best\s+(?:estimate|guess)|within\s+(?:these|those|this|the)\s+limit(?:s|ations))\b"
+     r"\b(?:best\s+(?:estimate|guess)|within\s+(?:these|those|this|the)\s+limit(?:s|ations)"
+     # batch 122: "Limited study: patient rotated, apices partly excluded. Most likely A. Left."
+     r"|(?<=[.:;\n] )most\s+likely)\b"
      r"|\b" + _IMAGE + r"\s+(?:is\s+)?(?:very\s+|too\s+|quite\s+)?" + _FAULT + r"\s*,?\s+so\s+(?:i'?m\s+|i\s+am\s+)?"
      r"not\s+sure\b"
      r"|" + _CANT + r"\s+(?:responsibly|safely|in\s+good\s+conscience)\s+(?:name|give|offer|make)\s+"

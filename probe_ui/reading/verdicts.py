@@ -226,6 +226,12 @@ _CONCLUSION_CUE = re.compile(
 )
 
 
+def _ends_with_label(text: str, item: Item) -> bool:
+    """Whether ``text`` ends in one of the item's labels (marks aside): the step before an arrow is itself an answer."""
+    tail = text.rstrip(" \t*_")[-80:]
+    return any(m.end() == len(tail) for word, _ in item.words for m in phrase_regex(word).finditer(tail))
+
+
 def conclusion_label(text: str, item: Item) -> str | None:
     """Yes/no and label items: the label a conclusion ends with (the last one): "..., so yes.", "Therefore, no.",
     "...: yes." at the end; the label must end its clause ("so no further imaging" concludes nothing)."""
@@ -234,6 +240,8 @@ def conclusion_label(text: str, item: Item) -> str | None:
         rest = text[m.end():]
         if m.group(0).lstrip().startswith(":") and len(rest.strip()) > 40:
             continue  # "Findings: no effusion ...": a colon concludes only at the very end
+        if m.group(0).lstrip()[:1] in "-=\u2192" and _ends_with_label(text[:m.start()], item):
+            continue  # batch 121: "**Ranking (near → far):** blue → green → red.": labels in order, not a conclusion
         lab = word_prefix(rest, item)
         if lab is None:
             continue
