@@ -12942,7 +12942,6 @@ def test_batches_118_120_placed_answers_own_doubts_and_idioms(reply: str, kind: 
 
 # held-out batches 121-122 (long replies; an ordinary week), each measured once blind before these fixes
 _LAP_Q = "Which of the dots is closest to the camera in this laparoscopic image? (Answer with red, green, or blue)"
-_DEPTH_Q = "Which of the dots is at the greatest depth in this endoscopy image? (Answer with red or green or blue)"
 _DOTS = ("red", "green", "blue")
 _RASH = ("Psoriasis", "Eczema", "Shingles", "Scabies")
 _ES_BODY = ("\n\n### Descripción\n"
@@ -12955,19 +12954,21 @@ _ES_BODY = ("\n\n### Descripción\n"
 
 
 @pytest.mark.parametrize(("reply", "kind", "labels", "options", "question", "choice", "sure", "refusal"), [
-    # a ranking of the labels with arrows concludes nothing; the heading that restates the question declares
+    # a ranking of the labels with arrows concludes nothing (had read its last label, sure; a heading that restates
+    # the question, "Nearest dot to the camera: green", is left unread: a hostile review of e723c60 found later text
+    # overturning it, and "Largest" taken for "greatest depth")
     ("### Nearest dot to the camera: **green**\n\nThe green dot sits on the bowel loop in the foreground and is the "
      "sharpest; the red dot on the far wall is soft and dim.\n\n**Order (near to far):** green \u2192 blue \u2192 "
-     "red.", "label", _DOTS, (), _LAP_Q, "green", True, False),
+     "red.", "label", _DOTS, (), _LAP_Q, None, False, False),
     ("**Order (near to far):** green \u2192 blue \u2192 red.", "label", _DOTS, (), _LAP_Q, None, False, False),
-    ("Deepest dot: **red**\n\nIt lies far down the lumen, beyond the green and blue ones.", "label", _DOTS, (),
-     _DEPTH_Q, "red", True, False),
     # (a chain of findings still ends in its conclusion)
     ("Duct 4 mm -> within normal limits -> no", "yesno", _YN, (),
      "Is the common bile duct dilated? (please answer yes/no)", "no", True, False),
-    # a long reply in another language that declares its answer after that language's cue
+    # a long reply in another language that declares its answer stays unsure: the rules hear only some of that
+    # language's hedges ("Aunque no estoy del todo segura", "No puedo descartar un eccema (B)": a hostile review of
+    # e723c60, which had made it sure)
     ("**Respuesta: C. Herpes zóster**" + _ES_BODY, "choice", ("A", "B", "C", "D"), _RASH,
-     "Which condition best matches this rash?", "C", True, False),
+     "Which condition best matches this rash?", "C", False, False),
     ("**Respuesta: C. Herpes zóster**, probablemente." + _ES_BODY, "choice", ("A", "B", "C", "D"), _RASH,
      "Which condition best matches this rash?", "C", False, False),
     # a lone letter after its own option text, whose "No" supposes nothing
@@ -12976,10 +12977,6 @@ _ES_BODY = ("\n\n### Descripción\n"
      "right paracolic gutter is dry.\n- The diaphragm moves normally and there is no effusion above it.\n\nThis is "
      "a negative view of the right upper quadrant on this examination, with good image quality and a well-positioned "
      "probe throughout.", "choice", ("A", "B"), _FLUID, _FLUID_Q, "B", True, False),
-    # a marker named without "the", then why
-    ("green one, it is further down the tunnel and darker than the red and blue.", "label", _DOTS, (), _DEPTH_Q,
-     "green", True, False),
-    ("green one, but the red one is deeper.", "label", _DOTS, (), _DEPTH_Q, None, False, False),
     # a sentence that opens with its conclusion's letter, set off by a comma
     ("There is no left middle lobe: the left lung has two lobes, and the lingula plays that part. So **A**, the "
      "premise is wrong.",
@@ -12994,15 +12991,29 @@ _ES_BODY = ("\n\n### Descripción\n"
     ("Limited study: patient rotated, bases partly cut off. Most likely B. Right side.", "choice", ("A", "B", "C", "D"),
      ("left side", "right side", "bilateral", "no effusion"), "On which side is the pleural effusion?", "B", False,
      True),
+    # (a study called limited by nothing blames nothing: a hostile review of e723c60)
+    ("Limited study: none - the film is well penetrated and not rotated. Most likely B: a right-sided effusion with a "
+     "meniscus.", "choice", ("A", "B", "C", "D"), ("left side", "right side", "bilateral", "no effusion"),
+     "On which side is the pleural effusion?", "B", True, False),
     # more languages
     ("성인입니다. 골단판이 닫혀 있습니다.", "label", ("child", "adult"), (),
      "Is this radiograph of a child or an adult? (Answer with child or adult)", "adult", True, False),
     ("Chấm đỏ nằm gần máy quay nhất.", "label", _DOTS, (), _LAP_Q, "red", True, False),
-    ("Barn, tillväxtzonerna är öppna.", "label", ("child", "adult"), (),
-     "Is this radiograph of a child or an adult? (Answer with child or adult)", "child", True, False),
 ])
 def test_batches_121_122_rankings_headings_foreign_declarations(reply: str, kind: str, labels: tuple[str, ...],
                                                               options: tuple[str, ...], question: str,
                                                               choice: str | None, sure: bool, refusal: bool) -> None:
     answer = extract(reply, kind, labels, options, question=question)
     assert (answer.choice, answer.sure, answer.refusal) == (choice, sure, refusal), answer
+
+
+def test_a_letter_denied_beyond_its_own_text_is_no_placed_answer() -> None:
+    # a hostile review of e723c60: the letter's own option text ("Not dilated") supposes nothing, but a sentence that
+    # denies it beyond that text does; this long reply (whose reading is wrong) must not be read sure
+    reply = ("B, not dilated, is unlikely at 9 mm. The duct is measured at the porta hepatis, anterior to the portal "
+             "vein, inner wall to inner wall. The patient is 48 and has not had a cholecystectomy, so the usual upper "
+             "limit of about 6 mm applies. The gallbladder contains several mobile stones with posterior shadowing "
+             "and the wall is not thickened. The common duct measures 9 mm.")
+    answer = extract(reply, "choice", ("A", "B"), ("Dilated", "Not dilated"),
+                     question="Is the common bile duct dilated on this ultrasound?")
+    assert answer.sure is False, answer

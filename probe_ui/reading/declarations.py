@@ -604,12 +604,7 @@ def _label_prefix(item: Item) -> re.Pattern[str] | None:
     return re.compile(
         r"(?i)\bthe[ \t]+(?:" + "|".join(sup) + r")(?:[ \t]+(?:dot|one|circle|point|marker))?[ \t]+(?:is|would[ \t]+be|"
         r"(?:seems|appears)[ \t]+to[ \t]+be)[ \t]+(?:the[ \t]+)?(" + words + r")(?![\w\-])"
-        r"(?:[ \t]+(?:dot|one|circle|point|marker))?(?=[ \t]*(?:[.,;!\n]|\Z))"
-        # batch 121: a heading that restates the question and gives the answer after a colon ("### Closest dot to the
-        # camera: **blue**"), at the start of a line and closing it
-        r"|(?im:^)[ \t#>*_]*(?:the[ \t]+)?(?:" + "|".join(sup) + r")(?:[ \t]+(?:dot|one|circle|point|marker))?"
-        r"(?:[ \t]+(?:to|from)[ \t]+the[ \t]+(?:camera|scope|endoscope|lens|viewer|surface))?[ \t*_]*:[ \t*_]*"
-        r"(" + words + r")(?![\w\-])(?=[ \t*_]*(?:[.!]?[ \t]*\n|\Z))")
+        r"(?:[ \t]+(?:dot|one|circle|point|marker))?(?=[ \t]*(?:[.,;!\n]|\Z))")
 
 
 # an indirect question that runs on to a cue ("I can't evaluate whether the physician's answer is right", "not sure
@@ -761,8 +756,7 @@ def last_declaration(text: str, item: Item) -> Found:
                 cands.append((m.start(), "postopt", m.start(), m.end(), lab))
         prefix = _label_prefix(item)
         for m in prefix.finditer(text) if prefix is not None else ():
-            said = m.group(1) or m.group(2)
-            lab = next((lb for w, lb in item.words if phrase_regex(w).fullmatch(said)), None)
+            lab = next((lb for w, lb in item.words if phrase_regex(w).fullmatch(m.group(1))), None)
             if lab is not None:
                 cands.append((m.start(), "postopt", m.start(), m.end(), lab))
     cands.sort(key=lambda c: c[0])

@@ -882,9 +882,7 @@ WORDS: dict[str, tuple[str, ...]] = {
                   # batch 29: Tok Pisin ("Em i pikinini — ...")
                   "pikinini",
                   # batch 32: Sesotho ("Ngwana.")
-                  "ngwana",
-                  # batch 121: Swedish, Norwegian and Danish ("barn. tillväxtzonerna i knät är fortfarande öppna.")
-                  "barn"),
+                  "ngwana"),
     "adult": ("adulto", "adulta", "adulte", "erwachsener", "erwachsenen", "erwachsene", "成人", "成年人",
               # batch 90: Russian (an adult, of an adult)
               "взрослый", "взрослого", "взрослая", "взрослой",

@@ -1091,7 +1091,9 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
     # sure, i think yes ..."); a diagnosis not named in good conscience ("I can't responsibly name a most likely
     # diagnosis for acute chest pain from this single image")
     ("image-limited-or-diagnosis-withheld",
-     r"\A[\W_]*(?:limited|suboptimal|degraded)\s+(?:study|exam|examination)\s*[:\-\u2013\u2014][^!?]{0,160}?"
+     r"\A[\W_]*(?:limited|suboptimal|degraded)\s+(?:study|exam|examination)\s*[:\-\u2013\u2014]"
+     # (not "Limited study: none - the film is well penetrated ...": a hostile review of e723c60)
+     r"(?![ \t*_]*(?:none|n/?a|nil|no\s+(?:significant\s+|real\s+)?limitations?)\b)[^!?]{0,160}?"
      # batch 60: "Limited study: the right hip is partially outside the field of view. Within these limits, ..."
      r"\b(?:best\s+(?:estimate|guess)|within\s+(?:these|those|this|the)\s+limit(?:s|ations)"
      # batch 122: "Limited study: patient rotated, apices partly excluded. Most likely A. Left."

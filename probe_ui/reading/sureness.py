@@ -536,18 +536,6 @@ _CONCLUDING_SENTENCE = re.compile(r"(?i)\A[\W_]*(?:so|therefore|thus|hence|overa
 _SUPPOSED = re.compile(r"(?i)\b(?:would|could|might|if|unless|not|no|n't|rather\s+than|instead\s+of|except)\b|n't")
 
 
-def _declared_in_another_language(text: str, item: Item, method: str, label: str | None) -> bool:
-    """Batch 121: whether the reading is the answer a reply in another language declares after that language's cue
-    ("**Respuesta: C. Herpes zóster**", "## Antwort: **B. Die rechte Niere**", "**Risposta:** No, non è ..."): it
-    stands in a long reply as an English declaration does (:data:`_MARKED`). Its hedges are still heard anywhere in
-    the reply, which the rules read only in part. Across the corpus and held-out batches 1-120, the long replies so
-    read whose only doubt was their length: 32, all right."""
-    if method != "language" or label is None:
-        return False
-    decl = last_declaration(text, item)
-    return decl.kind == "foreign" and decl.label == label
-
-
 def _placed(text: str, item: Item, method: str, label: str | None) -> bool:
     """Whether the reading comes from where the reply puts its answer: its opening or its closing (``_PLACED``), or
     a lone letter in its first or last sentence, in the sentence it concludes with (:data:`_CONCLUDING_SENTENCE`)
@@ -565,12 +553,12 @@ def _placed(text: str, item: Item, method: str, label: str | None) -> bool:
     held = [x for x in sentences if x.strip(" \t\n*_#>-.:()[]") == label or (letter.search(x) and (
         x is sentences[0] or x in opening or x is sentences[-1] or _CONCLUDING_SENTENCE.match(x)))]
     # (not "Option D would be the default in a normal study, and this is not a normal study.": a letter supposed or
-    # denied; hostile review of batches 90-91). The letter's own option text is no supposition (batch 121: "**No free
-    # fluid (B).**" where B is "No free fluid")
-    for opt, lab in item.option_map:
-        if lab == label:
-            held = [phrase_regex(opt).sub(" ", x) for x in held]
-    return any(not _SUPPOSED.search(x) for x in held)
+    # denied; hostile review of batches 90-91). A sentence that is only the letter's own option text and the letter
+    # supposes nothing (batch 121: "**No free fluid (B).**" where B is "No free fluid"; not "B, not dilated, is
+    # unlikely at 9 mm.", a hostile review of e723c60)
+    own = [phrase_regex(opt) for opt, lab in item.option_map if lab == label]
+    return any(not _SUPPOSED.search(x) or any(p.sub("", x).strip(" \t\n*_#>-.:()[]") == label for p in own)
+               for x in held)
 
 
 # a heading of a few words on a line of its own before the answer ("### Short answer\n**Yes**, the image shows the
@@ -1190,8 +1178,7 @@ def doubts(text: str, item: Item, method: str, label: str | None = None, *, refu
     if _THINKING.search(t) or (method not in _MARKED and _REASONING.search(t)):
         found.append("thinking")
     words = len(t.split())
-    if method not in _MARKED and not placed and not _declared_in_another_language(t, item, method, label) and (
-            words > LONG_WORDS
+    if method not in _MARKED and not placed and (words > LONG_WORDS
                                             or (method == "question_subject" and words > SUBJECT_WORDS)):
         found.append("long")
     if item.options and not unknown and label not in {x for v in item.escapes.values() for x in v} and (

@@ -125,10 +125,8 @@ _ASKED_VERB = re.compile(r"(?i)\A\W*(does|do|did|is|are|was|were)\b")
 _VERB_GROUPS = ({"does", "do", "did"}, {"is", "are", "was", "were"})
 
 
-_NAMED_MARKER = re.compile(r"(?i)(the[ \t]+)?[*_]*([^\W\d_]+)[*_]*[ \t]+(?:dot|one|marker|point)\b"
-                           r"(?=[ \t]*(?:[.!\n\u2013\u2014]|\s-\s|\Z)"
-                           # batch 121: "green one, it is deeper in the tunnel and looks darker than the red and blue."
-                           r"|,[ \t]+(?:it|it's|because|since|as)\b)")
+_NAMED_MARKER = re.compile(r"(?i)the[ \t]+[*_]*([^\W\d_]+)[*_]*[ \t]+(?:dot|one|marker|point)\b"
+                           r"(?=[ \t]*(?:[.!\n\u2013\u2014]|\s-\s|\Z))")
 # (once only: "The red dot - superficial. The green dot - intermediate. The blue dot - deepest." walks the markers)
 _NAMED_AGAIN = re.compile(r"(?i)\bthe[ \t]+[*_]*[^\W\d_]+[*_]*[ \t]+(?:dot|one|marker|point)\b")
 # batch 98: "The blue one. It sits on the jaw ... The red dot is on the surface of the liver ...": the opening marker
@@ -195,13 +193,12 @@ def leading_word(text: str, item: Item) -> str | None:
     if echoed is not None:
         return echoed
     named = _NAMED_MARKER.match(t) if item.kind == "label" else None
-    own = 1 if named is not None and named.group(1) else 0  # (the opening itself, where "the" names it)
-    if named is not None and (len(_NAMED_AGAIN.findall(t)) == own or len(_NAMED_ALONE.findall(t)) == own) \
+    if named is not None and (len(_NAMED_AGAIN.findall(t)) == 1 or len(_NAMED_ALONE.findall(t)) == 1) \
             and not _TURNS.match(t, named.end()) \
             and not _TURNS.search(re.split(r"[.;!?\n]", t[named.end():], maxsplit=1)[0]):
         # batch 93: "The **blue** dot — it lies on the epidermal surface, while red and green are deeper": the marker
         # named as the reply's opening clause
-        lab = item.exact(named.group(2))
+        lab = item.exact(named.group(1))
         if lab is not None:
             return lab
     follow = r"[ \t]*(?:[.,;:!\n)\-]|\Z)" if item.kind == "label" else r"(?:[ \t]*[.,;:!\n)\-]|\s|\Z)"
