@@ -536,6 +536,10 @@ _CONCLUDING_SENTENCE = re.compile(r"(?i)\A[\W_]*(?:so|therefore|thus|hence|overa
 _SUPPOSED = re.compile(r"(?i)\b(?:would|could|might|if|unless|not|no|n't|rather\s+than|instead\s+of|except)\b|n't")
 
 
+# the marks and spaces around a letter that stands alone ("**B.**", "(B)", "- B:")
+_AROUND_LETTER = " \t\n*_#>-.:()[]"
+
+
 def _placed(text: str, item: Item, method: str, label: str | None) -> bool:
     """Whether the reading comes from where the reply puts its answer: its opening or its closing (``_PLACED``), or
     a lone letter in its first or last sentence, in the sentence it concludes with (:data:`_CONCLUDING_SENTENCE`)
@@ -550,14 +554,14 @@ def _placed(text: str, item: Item, method: str, label: str | None) -> bool:
     sentences = _sentences(text)
     letter = lone_letter(label)
     opening = _sentences(_after_preamble(text.lstrip()))[:1]
-    held = [x for x in sentences if x.strip(" \t\n*_#>-.:()[]") == label or (letter.search(x) and (
+    held = [x for x in sentences if x.strip(_AROUND_LETTER) == label or (letter.search(x) and (
         x is sentences[0] or x in opening or x is sentences[-1] or _CONCLUDING_SENTENCE.match(x)))]
     # (not "Option D would be the default in a normal study, and this is not a normal study.": a letter supposed or
     # denied; hostile review of batches 90-91). A sentence that is only the letter's own option text and the letter
     # supposes nothing (batch 121: "**No free fluid (B).**" where B is "No free fluid"; not "B, not dilated, is
     # unlikely at 9 mm.", a hostile review of e723c60)
     own = [phrase_regex(opt) for opt, lab in item.option_map if lab == label]
-    return any(not _SUPPOSED.search(x) or any(p.sub("", x).strip(" \t\n*_#>-.:()[]") == label for p in own)
+    return any(not _SUPPOSED.search(x) or any(p.sub("", x).strip(_AROUND_LETTER) == label for p in own)
                for x in held)
 
 
