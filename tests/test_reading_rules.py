@@ -13017,3 +13017,40 @@ def test_a_letter_denied_beyond_its_own_text_is_no_placed_answer() -> None:
     answer = extract(reply, "choice", ("A", "B"), ("Dilated", "Not dilated"),
                      question="Is the common bile duct dilated on this ultrasound?")
     assert answer.sure is False, answer
+
+
+@pytest.mark.parametrize(("reply", "kind", "labels", "options", "question", "choice", "sure"), [
+    # the premise said to hold ("not incorrect") states no escape
+    ("The abscess is in the remaining left lung, so the premise is not incorrect.\n\n**Answer:** C. Left lower "
+     "lobe.", "choice", ("A", "B", "C", "D"),
+     ("Right upper lobe", "The question contains a clinically incorrect premise", "Left lower lobe",
+      "Right lower lobe"), "Which lobe holds the lung abscess in this patient after a right pneumonectomy?", "C",
+     True),
+    ("So the premise is wrong here: there is no right lung.", "choice", ("A", "B", "C", "D"),
+     ("Right upper lobe", "The question contains a clinically incorrect premise", "Left lower lobe",
+      "Right lower lobe"), "Which lobe holds the lung abscess in this patient after a right pneumonectomy?", "B",
+     True),
+    # what does not apply is another clause's subject, not the question
+    ("## Answer\n\n**B. Grade II**\n\nThe question is suitable for this image, so option C does not apply.",
+     "choice", ("A", "B", "C", "D"), ("Grade I", "Grade II", "Not a suitable question for the image", "Grade III"),
+     "What grade is the L5-S1 spondylolisthesis in this lumbar spine radiograph?", "B", True),
+    # a conclusion that gives the label, then the question's own noun
+    ("A heart that would count as enlarged in an adult is normal at this age. So this is a pediatric chest X-ray.",
+     "label", ("pediatric", "adult"), (), "Is this a pediatric or adult chest x-ray? (Answer with pediatric or adult)",
+     "pediatric", True),
+    ("In an adult the thymus is gone. So this is a pediatric patient, I think.", "label", ("pediatric", "adult"), (),
+     "Is this a pediatric or adult chest x-ray? (Answer with pediatric or adult)", None, False),
+    # (only as the reply's own last word: not followed by another label, nor reported from someone else; a hostile
+    # review)
+    ("So this is a pediatric chest X-ray.\nOr adult.", "label", ("pediatric", "adult"), (),
+     "Is this a pediatric or adult chest x-ray? (Answer with pediatric or adult)", None, False),
+    # what does not apply is the question, whatever lies between
+    ("The question, so far as the femur goes, does not apply here. Answer: B", "choice", ("A", "B", "C", "D"),
+     ("Transverse", "Spiral", "Comminuted", "Not a suitable question for the image"),
+     "What type of fracture is seen in this knee radiograph?", None, False),
+])
+def test_long_replies_premise_held_question_fit_conclusions(reply: str, kind: str, labels: tuple[str, ...],
+                                                             options: tuple[str, ...], question: str,
+                                                             choice: str | None, sure: bool) -> None:
+    answer = extract(reply, kind, labels, options, question=question)
+    assert (answer.choice, answer.sure) == (choice, sure), answer

@@ -391,7 +391,11 @@ _REPLY_ESCAPE = {
         r"|\bquestion\s+(?:is\s+)?(?:about|for|refers\s+to)\s+a\s+different\s+(?:image|body\s+part|organ|"
         r"study)\b"
         # "a question about the lumbar spine does not apply to it"; "La pregunta no es adecuada" once glossed
-        r"|\bquestion\b[^.;:!?\n]{0,80}?\b(?:does\s+not|doesn't|do\s+not|don't|cannot|can't)\s+(?:really\s+)?"
+        # (batch 119: not "The question is suitable for this image, so option C does not apply.": what does not apply
+        # is another clause's subject, an option)
+        r"|\bquestion\b(?:(?!\b(?:so|but)[ \t]+(?:the[ \t]+)?(?:options?|answers?|choices?|letter)\b)"
+        r"[^.;:!?\n]){0,80}?"
+        r"\b(?:does\s+not|doesn't|do\s+not|don't|cannot|can't)\s+(?:really\s+)?"
         r"(?:apply|be\s+applied|be\s+answered|relate|correspond"
         # batch 39: "this is a picture of a hand, not a knee, so the question does not fit" (the question's fit said
         # alone, or with the image: not "doesn't fit any option")
@@ -408,7 +412,9 @@ _REPLY_ESCAPE = {
         r"(?i)\b(?:incorrect|wrong|false|erroneous|inaccurate|invalid|flawed|mistaken)\s+(?:clinical\s+)?"
         r"(?:premise|assumption|statement|presupposition)\b"
         # batch 16: "so premise of question is wrong" (the article dropped)
-        r"|\bpremise\s+(?:of\s+(?:the\s+|this\s+)?question\s+)?(?:is|seems)\s+(?:\w+\s+)?(?:incorrect|wrong|false|flawed|"
+        # (batch 112: not "so the premise is not incorrect": a negation before the fault denies it)
+        r"|\bpremise\s+(?:of\s+(?:the\s+|this\s+)?question\s+)?(?:is|seems)\s+(?:(?!not\b|never\b)\w+\s+)?"
+        r"(?:incorrect|wrong|false|flawed|"
         r"mistaken|invalid)\b"
         r"|\bquestion\s+(?:is\s+)?(?:clinically\s+)?(?:contains|has|makes|rests\s+on|is\s+based\s+on)\s+"
         r"(?:an?\s+)?(?:\w+\s+)?(?:error|mistake|incorrect|false|wrong|inaccura|impossib|invalid|flawed|mistaken|"

@@ -10,9 +10,10 @@ from __future__ import annotations
 import functools
 import re
 
+from probe_ui.reading import overlap
 from probe_ui.reading.cleaning import phrase_regex
 from probe_ui.reading.item import Item
-from probe_ui.reading.words import word_prefix
+from probe_ui.reading.words import question_words, word_prefix
 
 #: "correction" as a reply's own cue ("Self-correction: ..."), not a technique's ("the corresponding
 #: attenuation-correction CT" of a PET study, "motion correction", "surgical correction": batch 102)
@@ -243,13 +244,47 @@ def conclusion_label(text: str, item: Item) -> str | None:
         if m.group(0).lstrip()[:1] in "-=\u2192" and _ends_with_label(text[:m.start()], item):
             continue  # batch 121: "**Ranking (near → far):** blue → green → red.": labels in order, not a conclusion
         lab = word_prefix(rest, item)
+        this = None
+        if lab is None and item.kind == "label" and (this := _THIS_IS.match(rest)) is not None:
+            rest = rest[this.end():]  # "So this is a pediatric chest X-ray."
+            lab = word_prefix(rest, item)
         if lab is None:
             continue
         w = next(mm for word, lb in item.words if lb == lab and (mm := phrase_regex(
             word, suffix=item.kind == "label").match(rest)))
-        if re.match(r"[ \t]*(?:[.,;!\n]|\Z)", rest[w.end():]):
+        ends = re.match(r"[ \t]*(?:[.,;!\n]|\Z)", rest[w.end():])
+        if (ends and this is None) or (_only_asked_after(rest[w.end():], item) and _own_last_word(text, m.start())):
             found = lab
     return found
+
+
+# what reports someone else's conclusion ("The referral note reads: so this is ...", "A resident would say: ...")
+_REPORTED = re.compile(r"(?i)\b(?:says?|said|reads?|wrote|writes|notes?|according\s+to|would\s+(?:say|call|read))\b")
+
+
+def _own_last_word(text: str, start: int) -> bool:
+    """Whether the conclusion at ``start`` is the reply's own last sentence: nothing after its sentence ("So this is a
+    pediatric chest X-ray.\nOr adult." is not), and not reported from someone else (a hostile review)."""
+    end = re.search(r"[.!?\n]", text[start:])
+    after = text[start + end.end():] if end is not None else ""
+    return not after.strip(" \t\n*_") and not _REPORTED.search(text[max(0, start - 60):start])
+
+
+# batch 121: "So this is a pediatric chest X-ray." (the label a conclusion gives, then the question's own noun)
+_THIS_IS = re.compile(r"(?i)(?:this|it)(?:'s|\s+is)[ \t]+(?:an?[ \t]+)?")
+
+
+def _only_asked_after(rest: str, item: Item) -> bool:
+    """Label items: whether what follows the label up to the end of its sentence is only the question's own words
+    ("pediatric chest X-ray" to "Is this a pediatric or adult chest x-ray?"), which the label qualifies."""
+    if item.kind != "label" or not item.question:
+        return False
+    m = re.match(r"([ \t]+[^\W\d_][\w\-]*){1,3}[ \t]*(?:[.!\n]|\Z)", rest)
+    if m is None:
+        return False
+    asked = set(question_words(item.question))
+    said = [w for w in re.findall(r"[^\W\d_][\w\-]*", m.group(0))]
+    return all(overlap.stem(w) in asked for w in said)
 
 
 # batch 42: a yes, no or letter the reply reports as its first answer, then "but" ("I said yes at first, but the
