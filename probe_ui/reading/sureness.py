@@ -202,6 +202,26 @@ def _general_remark(text: str) -> bool:
     return False
 
 
+# advice on what to check a finding against ("The tip position should be checked against the carina and the tracheal
+# air column."): the structures it names are landmarks, not an answer
+_CHECK_AGAINST = re.compile(r"(?i)\b(?:should|must|needs?\s+to|ought\s+to)\s+be\s+(?:checked|confirmed|compared|"
+                            r"verified|correlated|assessed|judged|measured|traced)\b"
+                            r"|\b(?:check|confirm|compare|verify)\b[^.;!?\n]{0,40}?\b(?:against|relative\s+to)\b")
+
+
+def _only_in_advice(text: str, item: Item, label: str | None) -> bool:
+    """Held-out batch 124: whether every sentence holding a word of the read option's text is advice on what to check
+    (:data:`_CHECK_AGAINST`): "The physician suggests C. The tip position should be checked against the carina and the
+    tracheal air column." names no answer, though "carina" and "trachea" are words of "Mid trachea, above the
+    carina"."""
+    opts = [opt for opt, lb in item.option_map if lb == label]
+    if not opts:
+        return False
+    stems = {overlap.stem(w) for w in overlap.content_words(opts[0].casefold()) if len(w) > 3}
+    held = [x for x in re.split(r"(?<=[.;,!?\n])", text)
+            if stems & {overlap.stem(w) for w in overlap.content_words(x.casefold())}]
+    return bool(held) and all(_CHECK_AGAINST.search(x) for x in held)
+
 
 # a reply that states a finding is there ("There is a transverse lucent line ...", "The film shows a ..."): a "no"
 # read from a mention elsewhere in it ("In summary, no fracture.") may answer about another finding
@@ -1191,6 +1211,8 @@ def doubts(text: str, item: Item, method: str, label: str | None = None, *, refu
             or (method not in {"exact", "structured"} and rejected_by_name(t, item, label))
             or (method == "declaration" and item.kind == "choice" and _letter_then_another(t, item, label))):
         found.append("denied")  # "These findings don't point to A, erythema migrans.", "I don't think it is A."
+    if method in _MENTIONS and _only_in_advice(t, item, label):
+        found.append("advice")
     if (method in _MENTIONS and _general_remark(t)) or (
             method not in _MARKED and _DEFINING.search(t) and not _OF_THIS_CASE.search(t)) or (
             # "A pneumothorax occurs when ... It typically appears on chest X-ray as a thin pleural line with absent

@@ -12,6 +12,7 @@ import re
 
 from probe_ui.reading import lexicon, synonyms
 from probe_ui.reading.cleaning import mask_spans, norm, phrase_regex
+from probe_ui.reading.hedges import RECOMMENDED
 from probe_ui.reading.item import Item, canonical_item
 from probe_ui.reading.letters import bare_letters
 from probe_ui.reading.options import option_mentions, options_in_words, whole_text
@@ -21,7 +22,8 @@ from probe_ui.reading.words import label_words
 # be ruled out"): labels named there are not the reply's answer, and make a reading by mention ambiguous.
 _ENTERTAIN = re.compile(
     r"(?i)\b(?:not\s+(?:entirely\s+|completely\s+|100\s*%\s+)?(?:sure|certain|confident)|unsure|uncertain|"
-    r"(?:could|might|may)\s+(?:also\s+|equally\s+|well\s+)?be|either\b[^.;\n]{0,60}?\bor|"
+    # (a next step is no alternative: "... on the right may be a candidate for core decompression")
+    r"(?:could|might|may)\s+(?:also\s+|equally\s+|well\s+)?be(?!" + RECOMMENDED + r")|either\b[^.;\n]{0,60}?\bor|"
     r"can(?:not|'t)\s+(?:rule\s+out|exclude|be\s+ruled\s+out|be\s+excluded)|can(?:not|'t)\s+tell|"
     r"could\s+(?:also|equally|just\s+as\s+well)\s+be|might\s+(?:also|equally|actually)\s+be|"
     r"may\s+(?:also|equally|actually)\s+be|or\s+(?:possibly|perhaps|maybe)|is\s+also\s+(?:possible|plausible)|"

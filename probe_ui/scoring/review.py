@@ -47,6 +47,7 @@ DOUBTS = {"refusal": "it declines", "reversal": "it changes its answer", "hedge"
           "truncated": "it is cut off", "thinking": "it thinks aloud before answering",
           "long": "a long reply, read from where a word occurs",
           "generic": "it states what a finding usually looks like, not what this image shows",
+          "advice": "the option's words appear only in advice on what to check",
           "affirmed": "it reads 'no' beside a finding the reply says is there",
           "body": "its reasoning argues against the answer it declares",
           "ends otherwise": "its last word is another answer",
