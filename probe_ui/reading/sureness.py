@@ -210,10 +210,10 @@ _CHECK_AGAINST = re.compile(r"(?i)\b(?:should|must|needs?\s+to|ought\s+to)\s+be\
 
 
 def _only_in_advice(text: str, item: Item, label: str | None) -> bool:
-    """Held-out batch 124: whether every sentence holding a word of the read option's text is advice on what to check
+    """Held-out batch 124: whether every clause holding a word of the read option's text is advice on what to check
     (:data:`_CHECK_AGAINST`): "The physician suggests C. The tip position should be checked against the carina and the
     tracheal air column." names no answer, though "carina" and "trachea" are words of "Mid trachea, above the
-    carina"."""
+    carina" ("The tip is in the right main bronchus; its position should be checked ..." does)."""
     opts = [opt for opt, lb in item.option_map if lb == label]
     if not opts:
         return False

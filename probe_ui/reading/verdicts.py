@@ -283,8 +283,7 @@ def _only_asked_after(rest: str, item: Item) -> bool:
     if m is None:
         return False
     asked = set(question_words(item.question))
-    said = [w for w in re.findall(r"[^\W\d_][\w\-]*", m.group(0))]
-    return all(overlap.stem(w) in asked for w in said)
+    return all(overlap.stem(w) in asked for w in re.findall(r"[^\W\d_][\w\-]*", m.group(0)))
 
 
 # batch 42: a yes, no or letter the reply reports as its first answer, then "but" ("I said yes at first, but the
