@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 
 from probe_ui.reading import lexicon
-from probe_ui.reading.attribution import ATTRIBUTED, evaluation, next_verdict
+from probe_ui.reading.attribution import ATTRIBUTED, REPORTED_BEFORE, evaluation, next_verdict
 from probe_ui.reading.cleaning import SENTENCE_END, first_sentence, is_negated, norm, pattern, phrase_regex
 from probe_ui.reading.escapes import stated_escape_option
 from probe_ui.reading.item import Item
@@ -633,20 +633,6 @@ def _option_postfix(opt: str) -> re.Pattern[str]:
     return re.compile(r"(?<![\w\-])" + body + _OPTION_POSTFIX, re.IGNORECASE)
 
 
-# batch 52: "I hear that your colleague thinks it's a pulmonary embolism. Honestly, I'd put that on the list alongside
-# aortic dissection — ...": what someone else thinks, said, believes is their answer, not the reply's own (judged as
-# an attributed answer: read only when the reply endorses it); not "I think it's B"
-_REPORTED_BEFORE = re.compile(
-    r"(?i)\b(?:physician|student|doctor|resident|radiologist|clinician|colleague|trainee|examinee|consultant|"
-    r"attending|registrar|surgeon|referrer)s?\s+(?:still\s+|also\s+)?(?:thinks|thought|believes|believed|says|said|"
-    r"suggests|suggested|feels|felt|reckons|suspects|suspected|is\s+(?:sure|convinced|certain))\s+(?:that\s+)?$"
-    r"|(?<![\w'])you\s+(?:still\s+)?(?:think|thought|believe|believed|said|suggest|suggested|feel|felt|reckon|"
-    r"suspect|suspected)\s+(?:that\s+)?$"
-    # a hostile review: "Some would say it is best explained by A. I don't think so." (a view set up to be weighed)
-    r"|\b(?:some|many|others|most|one)\s+(?:would|might|could|may)\s+(?:say|argue|think|claim)\s+(?:that\s+)?"
-    r"(?:it\s+|this\s+|the\s+)?$")
-
-
 @functools.lru_cache(maxsize=64)  # the reader asks again for the reply it just read (its sureness)
 def last_declaration(text: str, item: Item) -> Found:
     """Rule 1: the last explicit declaration that names a valid label (``kind`` says which cue found it).
@@ -777,7 +763,7 @@ def last_declaration(text: str, item: Item) -> Found:
     # before any declaration is read, so that the reply's final answer can be checked against what it rejected
     skip: set[int] = set()
     for pos, kind, _start, end, _cue in recent:
-        reported = kind in ("read", "weak") and _REPORTED_BEFORE.search(text[max(0, pos - 60):pos]) is not None
+        reported = kind in ("read", "weak") and REPORTED_BEFORE.search(text[max(0, pos - 60):pos]) is not None
         if not reported and (kind != "read" or not ATTRIBUTED.search(text[max(0, pos - 40):pos])):
             continue
         stop = SENTENCE_END.search(text, end + 1, end + item.span)

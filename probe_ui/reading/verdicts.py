@@ -11,6 +11,7 @@ import functools
 import re
 
 from probe_ui.reading import overlap
+from probe_ui.reading.attribution import REPORTED_NEAR
 from probe_ui.reading.cleaning import phrase_regex
 from probe_ui.reading.item import Item
 from probe_ui.reading.words import question_words, word_prefix
@@ -258,16 +259,12 @@ def conclusion_label(text: str, item: Item) -> str | None:
     return found
 
 
-# what reports someone else's conclusion ("The referral note reads: so this is ...", "A resident would say: ...")
-_REPORTED = re.compile(r"(?i)\b(?:says?|said|reads?|wrote|writes|notes?|according\s+to|would\s+(?:say|call|read))\b")
-
-
 def _own_last_word(text: str, start: int) -> bool:
     """Whether the conclusion at ``start`` is the reply's own last sentence: nothing after its sentence ("So this is a
     pediatric chest X-ray.\nOr adult." is not), and not reported from someone else (a hostile review)."""
     end = re.search(r"[.!?\n]", text[start:])
     after = text[start + end.end():] if end is not None else ""
-    return not after.strip(" \t\n*_") and not _REPORTED.search(text[max(0, start - 60):start])
+    return not after.strip(" \t\n*_") and not REPORTED_NEAR.search(text[max(0, start - 60):start])
 
 
 # batch 121: "So this is a pediatric chest X-ray." (the label a conclusion gives, then the question's own noun)
