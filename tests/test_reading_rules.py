@@ -4211,9 +4211,13 @@ def test_held_answers_and_stated_confidence_of_batch_32(reply: str, choice: str 
 
 
 @pytest.mark.parametrize("reply,kind,labels,question,choice,sure", [
-    # a revision after an answer it reverses is the final verdict, never sure; a revision alone stays a declaration
+    # a revision after an answer it reverses is the final verdict, sure only as any reversal is: where the reply
+    # settles it in its closing words, as "Final answer: No." does (held-out batch 126); a revision alone stays a
+    # declaration
     ("Yes. Upon re-evaluation, the CTR is 0.47. Revised answer: No.", "yesno", YN, "Is the heart enlarged?", "no",
-     False),
+     True),
+    ("Yes. Upon re-evaluation, the CTR is 0.47. Revised answer: No. But I may be wrong.", "yesno", YN,
+     "Is the heart enlarged?", "no", False),
     ("Revised answer: No.", "yesno", YN, "Is the heart enlarged?", "no", True),
     # an answer withdrawn names none
     ("Yes, enlarged. Honestly it could go either way, so I'll withdraw my yes.", "yesno", YN,
@@ -8260,9 +8264,12 @@ def test_african_answer_words_of_batches_71_72(reply: str, kind: str, labels: tu
 
 
 @pytest.mark.parametrize("reply, choice, sure", [
-    # batch 72: "Amended:" heads a revision, and the answer declared in it counts (never sure)
+    # batch 72: "Amended:" heads a revision, and the answer declared in it counts (sure where the reply closes with it,
+    # as any reversal it settles; held-out batch 126)
     ("Yes.\nAmended: the cortical margins remain aligned on both views; the fracture is non-displaced.\nAnswer: No",
-     "no", False),
+     "no", True),
+    ("Yes.\nAmended: the cortical margins remain aligned on both views; the fracture is non-displaced.\nAnswer: No\n"
+     "Not for clinical use.", "no", False),
     # near miss: no revision heading
     ("No. The cortical margins remain aligned; the fracture is non-displaced.", "no", True),
 ])
@@ -13101,3 +13108,142 @@ def test_held_out_123_124_best_fit_next_steps_advice_and_denials(reply: str, kin
                                                                  choice: str | None, sure: bool) -> None:
     answer = extract(reply, kind, labels, options, question=question)
     assert (answer.choice, answer.sure) == (choice, sure), answer
+
+
+_FEMUR = ("Left femur", "Right femur", "Both femurs", "No fracture")
+_TEETH = ("0", "2", "3", "4")
+_RASH = ("Erythema migrans", "Tinea corporis", "Urticaria", "Erythema multiforme", "Granuloma annulare")
+_CONTRAST_Q = "Is this CT scan image contrast-enhanced? (Answer with yes or no)"
+_CONTRAST_BODY = (" The aorta is brighter than the psoas, the renal cortex enhances and the spleen is uniform. On an "
+                  "unenhanced study flowing blood is about as dense as muscle, so the vessels would blend in with the "
+                  "crura; here they stand out clearly, and the portal vein is bright as well, which settles it for me.")
+_FEMUR_LONG = ("The pelvis and both proximal femurs are in view. On the left there is a lucent line across the base of "
+               "the femoral neck with a step in the medial cortex and some shortening. The right neck, trochanters and "
+               "shaft are intact, with an unbroken trabecular pattern. The fracture therefore involves the left femur "
+               "only, which is option A. In an older patient that usually points toward arthroplasty; analgesia with a "
+               "fascia iliaca block should come first.")
+
+
+@pytest.mark.parametrize(("reply", "kind", "labels", "options", "question", "choice", "sure"), [
+    # a revision declared in the reply's closing words settles the reversal, across lines as on one
+    ("No.\nCorrection: The spleen measures 15.5 cm, which is enlarged. Answer: Yes", "yesno", YN, (),
+     "Is the spleen enlarged? (please answer yes/no)", "yes", True),
+    # (not with a disclaimer after it, nor with another doubt)
+    ("No.\nCorrection: The spleen measures 15.5 cm, which is enlarged. Answer: Yes\nNot for clinical use.", "yesno",
+     YN, (), "Is the spleen enlarged? (please answer yes/no)", "yes", False),
+    # what the findings tip the choice to, after a remark on how another option looks in general
+    ("Erythema migrans is usually flat and without scale. The scale at the edge tips it to B, tinea corporis.",
+     "choice", ABCD + ("E",), _RASH, "What is the most likely diagnosis?", "B", True),
+    # (what nothing points to, by letter and words, is no answer)
+    ("Nothing here points to B, tinea corporis.", "choice", ABCD + ("E",), _RASH, "What is the most likely diagnosis?",
+     None, False),
+    ("Nothing points to A, but erythema multiforme fits.", "choice", ABCD + ("E",), _RASH,
+     "What is the most likely diagnosis?", "D", True),
+    # an answer supposed in order to weigh it is none given; one given under protest is
+    ("If I say no, that would be wrong.", "yesno", YN, (), "Is the pleural effusion on the left side?", None, False),
+    ("- If I say **yes**, it implies the effusion is on the left.\n- If I say **no**, it implies there is no fluid "
+     "on the left.\n\nBoth would mislead, so I won't force one.", "yesno", YN, (),
+     "Is the pleural effusion on the left side?", None, False),
+    ("The left hip is partly cut off. If I must choose: A.", "choice", ABCD, _FEMUR, "Where is the fracture?", "A",
+     True),
+    ("If I had to choose, I'd say no.", "yesno", YN, (), "Is the pleural effusion on the left side?", "no", True),
+    # an opinion split, the reply taking no side; "too close to call"
+    ("There is a 1 mm step at the fracture: some would call that undisplaced, others minimally displaced.", "yesno", YN,
+     (), "Is the fracture displaced? (please answer yes/no)", None, False),
+    ("**Too close to call.** The left effusion is small, the right one larger.", "yesno", YN, (),
+     "Is the pleural effusion on the left side?", None, False),
+    # a withdrawn answer with none after it names none; one revised after the withdrawal stands
+    ("**Answer:** adult.\n\n**Addendum:** the humeral physes are only partly fused, which fits late adolescence. The "
+     "initial answer of \"adult\" is withdrawn.", "label", ("pediatric", "adult"), (),
+     "Is this a pediatric or adult chest x-ray? (Answer with pediatric or adult)", None, False),
+    # a hedge in the answer's own sentence about another thing (the phase, not whether contrast was given)
+    ("My answer is yes - contrast-enhanced, most likely in the portal venous phase given how well the portal vein is "
+     "filled." + _CONTRAST_BODY, "yesno", YN, (), _CONTRAST_Q, "yes", True),
+    # (but not one that says the finding itself may be otherwise)
+    ("My answer is yes - contrast-enhanced, though it might be an unenhanced scan of a patient with dense blood."
+     + _CONTRAST_BODY, "yesno", YN, (), _CONTRAST_Q, "yes", False),
+    # a lone letter in a "therefore" sentence, with advice after it; under a "Result" heading, with notes after it
+    (_FEMUR_LONG, "choice", ABCD, _FEMUR, "Where is the fracture?", "A", True),
+    ("## Wisdom teeth\n\n| Quadrant | Present? |\n|---|---|\n| Upper right | yes |\n| Upper left | yes |\n| Lower left "
+     "| yes |\n| Lower right | no |\n\n### Result\n\n**3 wisdom teeth** are visible - **option C**.\n\n### Notes\n\n- "
+     "The missing lower right tooth could be agenesis or an earlier extraction; the history would settle it.\n- The "
+     "lower left one sits close to the canal, so a CBCT before any extraction would be sensible.", "choice", ABCD,
+     _TEETH, "How many wisdom teeth can be seen in this X-ray image?", "C", True),
+    # a second explanation checked and set aside by name
+    ("### Orientation\n\nThe clavicles and lung apices are at the bottom, the diaphragm domes and the gastric bubble "
+     "at the top, and the cardiac apex points upward. I checked whether it could be a simple left-right flip instead, "
+     "but a flip wouldn't move the diaphragm to the top.\n\n### Answer\n\n**upside down**\n\nIt's worth correcting the "
+     "display before reporting, since an inverted image invites errors in describing where a lesion lies.", "label",
+     ("correct", "upside down"), (), "Is this X-ray image in its correct anatomical orientation or upside down?",
+     "upside down", True),
+    # a hostile review of these rules: a revision whose closing sentence only opens with the answer word settles
+    # nothing; an answer given and owned as an error is taken back; a withdrawal whose "new answer" declines leaves
+    # none; a general limit beside the reply's own decline; a guess or an equal other answer in the answer's sentence
+    ("Yes.\nRevised answer: No.\nNo way to be sure on an AP film, though.", "yesno", YN, (),
+     "Is the heart enlarged in this radiograph?", "no", False),
+    ("Adult.\nIf I said adult, it was a slip: child.", "label", ("child", "adult"), (),
+     "Is this radiograph of a child or an adult? (Answer with child or adult)", "child", False),
+    ("Yes.\nIf I said yes, that was an error - the spleen is 11 cm, so no.", "yesno", YN, (),
+     "Is the spleen enlarged? (please answer yes/no)", "no", False),
+    ("Benign.\n\nSo I'm taking back the confident \"benign\" I started with. The new answer: I can't decide.", "choice",
+     ("A", "B"), ("Benign", "Malignant"), "Is the breast lesion benign or malignant?", None, False),
+    ("Adult.\n\nThe initial answer of \"adult\" is withdrawn. I can't give a final answer: the image is too small.",
+     "label", ("pediatric", "adult"), (), "Is this a pediatric or adult chest x-ray?", None, False),
+    ("No answer: the film is rotated.", "yesno", YN, (), "Is the heart enlarged in this radiograph?", None, False),
+    ("A. Dermoscopy alone can't reliably separate melanoma from an atypical nevus, so I can't give an answer.",
+     "choice", ABCD, _DERM, "Which diagnosis fits this dermoscopy image best?", "A", False),
+    ("My answer is yes - that's a coin toss though, given the AP projection." + _CONTRAST_BODY, "yesno", YN, (),
+     _CONTRAST_Q, "yes", False),
+    ("My answer is yes, but only as a guess, because the scan is noisy." + _CONTRAST_BODY, "yesno", YN, (),
+     _CONTRAST_Q, "yes", False),
+    # a reversal settled by a closing sentence that is the answer alone
+    ("**B. Eczema.** Actually, scratch that - the plaques are sharply demarcated with silvery scale over the elbows, "
+     "which is psoriasis. **A. Psoriasis.**", "choice", ABCD, ("Psoriasis", "Eczema", "Shingles", "Scabies"),
+     "Which condition best matches this rash?", "A", True),
+    ("Correct. Hold on - the heart shadow and the diaphragm are at the top of the image, so it has been flipped. "
+     "**Upside down.**", "label", ("correct", "upside down"), (),
+     "Is this X-ray image in its correct anatomical orientation or upside down?", "upside down", True),
+    # (a second hostile review: not what answers a question put just before it, a field, a list, nor an answer the
+    # words after the reversal reject)
+    ("No fracture. Wait - there's a cortical step at the distal radius, so yes, fractured. Anything else? No.",
+     "yesno", YN, (), "Is there a fracture in this radiograph? (please answer yes/no)", "no", False),
+    ("B. Wait - a target lesion after a hike is erythema migrans. Runner-up: B.", "choice", ABCD + ("E",), _RASH,
+     "What is the most likely diagnosis?", "B", False),
+    ("D. Actually, on reflection, the blue-white veil makes this melanoma.\n\n1. A\n2. D", "choice", ABCD, _DERM,
+     "Which diagnosis fits this dermoscopy image best?", "D", False),
+    ("**B. Eczema.** Actually, scratch that - the plaques are sharply demarcated, which is psoriasis, not B. B.",
+     "choice", ABCD, ("Psoriasis", "Eczema", "Shingles", "Scabies"), "Which condition best matches this rash?", "B",
+     False),
+])
+def test_held_out_125_126_revisions_suppositions_split_opinions_and_placed_letters(
+        reply: str, kind: str, labels: tuple[str, ...], options: tuple[str, ...], question: str, choice: str | None,
+        sure: bool) -> None:
+    answer = extract(reply, kind, labels, options, question=question)
+    assert (answer.choice, answer.sure) == (choice, sure), answer
+
+
+@pytest.mark.parametrize(("reply", "refusal"), [
+    # what a kind of study cannot do in general is no decline
+    ("The answer is A, cardiomegaly. One caveat: a pericardial effusion can produce the same silhouette, and the "
+     "radiograph can't tell them apart.", False),
+    ("Answer: C. Esophagus. A chest radiograph cannot confirm tracheal intubation on its own.", False),
+    ("A cardiothoracic ratio of 0.47 on a well-inspired PA film does not support cardiomegaly. Answer: A. Normal.",
+     False),
+    # (but this study, or one that says what it cannot tell here, declines)
+    ("This radiograph cannot answer the question.", True),
+    ("The radiograph can't tell whether this is displaced.", True),
+    ("This view does not support a reliable assessment of the joint.", True),
+    # an image blamed, then an answer given anyway; an attachment that is no study
+    ("The image is low-contrast and the kidney is partly out of the field, so I can't be definitive - but from what's "
+     "visible, yes, there is a mass.", True),
+    ("The upload is tiny and heavily compressed, which makes this hard, but I can make out the diaphragm at the top. "
+     "Upside down.", True),
+    ("Image quality is suboptimal due to cropping. Best assessment: Yes, axial.", True),
+    ("The image came through as a screenshot of a login page rather than a study, so there's nothing clinical for me "
+     "to look at.", True),
+    # a withdrawal in doubt declines nothing
+    ("**Answer:** adult.\n\n**Addendum:** the physes are partly fused. The initial answer of \"adult\" is withdrawn.",
+     False),
+])
+def test_held_out_125_126_general_limits_and_blamed_images(reply: str, refusal: bool) -> None:
+    assert is_refusal(reply) is refusal

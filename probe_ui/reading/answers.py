@@ -632,8 +632,14 @@ def extract(text: str, kind: str, labels: Sequence[str], options: Sequence[str] 
         revised = None  # "**Child.**\n\nRevised answer after review: ... **adult**.": read so by the rules already
     if revised is not None:
         # batch 32: "Yes. Upon re-evaluation, ... Revised answer: No.": the revision is the final verdict, after an
-        # answer it reverses (never sure)
-        return Answer(revised, "final_verdict", invalid=False, refusal=refusal, sure=False)
+        # answer it reverses; sure only as any reversal is, where the reply settles it in its closing words and
+        # nothing else doubts it (held-out batch 126: "No.\nCorrection: The spleen measures 15.5 cm ..., which is
+        # enlarged. Answer: Yes", as "No. Correction: ... Answer: Yes." on one line already was)
+        last = [x for x in re.split(r"(?<=[.!?])\s+|\n+", clean.strip()) if x.strip(" \t*_#>-.")][-1:]
+        closing = _read(last[0], item, refusal, suggested, corrections=False) if last else (None, "none")
+        closes = closing[0] == revised and closing[1] in _CLOSING_STATED  # (not "No way to be sure, though.": a review)
+        return Answer(revised, "final_verdict", invalid=False, refusal=refusal,
+                      sure=closes and is_sure(clean, item, "final_verdict", revised, refusal=refusal))
     negated = _NEGATED_CLAUSE.match(clean) if kind == "yesno" and item.aliases else None
     if negated is not None:
         return _negated_clause(negated.group(1), kind, labels, item, question, refusal)
@@ -1036,6 +1042,11 @@ _REVISION_HEADING = re.compile(r"(?im)^[ \t*_#]*(?:revision|correction|update|am
                                r"on[ \t]+(?:further[ \t]+|second[ \t]+)?review)[ \t*_]*"
                                r"[:\-\u2013\u2014]")
 _ANSWER_IN_REVISION = re.compile(r"(?i)\b(?:final\s+)?answer[ \t*_]*[:=\u2013\u2014]")
+
+
+# how a revision's closing sentence states its answer, for that revision to be settled (the answer alone, declared,
+# boxed, marked, or its lone letter)
+_CLOSING_STATED = frozenset({"exact", "declaration", "boxed", "marked", "structured", "bare"})
 
 
 def _revised_after_answer(clean: str, item: Item, refusal: bool, suggested: str | None) -> str | None:

@@ -88,11 +88,27 @@ def clean_reply(text: str) -> str:
         t = _NIL_AFTER.sub(r"\1none", t)
     if "phase" in low and ("past" in low or "beyond" in low):
         t = _PAST_PHASE.sub(_past_phase, t)
+    if "if " in low or "suppos" in low:
+        # held-out batch 125: "- If I say **no**, it implies there's no fluid on the left — and there is a small
+        # amount.": an answer supposed in order to weigh it is no answer given (the clause is blanked, its length kept)
+        t = _SUPPOSED_ANSWER.sub(lambda m: " " * len(m.group(0)), t)
     if _QUESTION_LINE.match(t) and not _OPTION_B_LINE.search(t):
         # batch 14: a reply laid out as question and answer ("Q: Which kidney ...?\nA: The right kidney."): its "A:"
         # opens the answer, it is not option A (unless a "B:" line follows: the options echoed)
         t = _ANSWER_LINE.sub(r"\1Answer:", t)
     return t
+
+
+# "If I say no", "Suppose I pick B", "if we were to answer yes": the supposing clause up to its mark (not "If I had to
+# choose, I'd say B", which answers)
+# (present or future only: "If I said yes, that was a slip - no." corrects an answer given; not past an error owned)
+_SUPPOSED_ANSWER = re.compile(r"(?i)\b(?:if|unless|suppose|supposing)[ \t]+(?:I|we|you|one)[ \t]+"
+                              r"(?:(?:were|was)[ \t]+to[ \t]+)?(?:say|answer|pick|choose|go[ \t]+with|call[ \t]+it)"
+                              r"[ \t]+[^,;:.!?\n\u2013\u2014]{1,40}"
+                              # (and what it then says follows: ", it implies the effusion is on the left", up to a mark
+                              # or a dash)
+                              r"(?:,[ \t]*(?:it|that|this|then)\b(?:(?![ \t]-[ \t])[^.;:!?\n\u2013\u2014])*)?"
+                              r"(?<!\bslip)(?<!\berror)(?<!\btypo)(?<!\bmistake)")
 
 
 # batch 22: "Anything but stable: the sac has roughly doubled" denies what follows, as "Not stable" does; not after a
@@ -325,8 +341,19 @@ _NEGATION_END = re.compile(
 )
 
 
+# what nothing in the case points to, its letter then its words ("Nothing here points to B, tinea corporis.")
+_NOTHING_POINTS_TO_LETTER = re.compile(
+    r"(?i)\bnothing\s+(?:(?:here|else|at\s+all)\s+)?(?:(?:to\s+)?(?:suggests?|indicates?|supports?|favou?rs?|"
+    r"points?\s+to)|(?:tips|tilts|swings)\s+(?:it|the\s+balance)\s+(?:to|towards?))\s+\(?[a-z]\)?[ \t]*"
+    # (and the option's first words, for a mention of its later ones; not a new clause: "..., but tinea corporis")
+    r"[,:\u2013\u2014\-][ \t]*(?:(?!(?:but|and|or|so|which|while|whereas|though|although|yet|it|this|that|"
+    r"instead|rather)\b)[a-z\-]+[ \t]+){0,2}\Z")
+
+
 def is_negated(before: str) -> bool:
     """True when the words just before a mention negate it ("not upside down", "no pneumothorax")."""
+    if _NOTHING_POINTS_TO_LETTER.search(before[-80:]):
+        return True
     clause = before[max(before.rfind(c) for c in ".;:!?\n,") + 1:]  # after the last clause mark
     clause = clause.rstrip(" \t\"'`*_(")  # "Not 'no free fluid'": the quote is not a word
     # A negation (one or two words) and the at most two words after it are the clause's last four words, and the

@@ -192,6 +192,8 @@ _DECL_CONCLUSION = re.compile(
 # aside, in bold)
 _DECL_CONCLUSION_NAMED = re.compile(
     r"\b(?i:so|thus|hence|therefore|points?[ \t]+to|leaves(?:\s+(?:us\s+with|only))?|leaving(?:\s+only)?|"
+    # held-out batch 126: "The scale at the edge tips it to B, tinea corporis." (what the findings tip the choice to)
+    r"(?:tips|tilts|swings)[ \t]+(?:it|the[ \t]+balance|things)[ \t]+(?:to|towards?)|"
     + _WHAT_IS_LEFT + r")\b"
     r"[ \t]*,?[ \t]*(?:(?i:the\s+answer\s+is|it(?:'s|\s+is)|option|choice)[ \t]+)?(?:\*\*|__)?"
     r"([(\[])?([A-Z])[)\]]?(?=[ \t]*[,:\-\u2013\u2014][ \t]*[^\W_])([^.!;?\n]{1,100})(?=[.!;\n]|\Z)"
@@ -233,7 +235,8 @@ def _only_its_text(rest: str, lab: str, item: Item) -> bool:
 _ANOTHER_LETTER = re.compile(r"(?<![\w'])[(\[]?[A-Z][)\]]?(?![\w'])")
 # the answer given is "N/A" (masked to "not applicable" before the rules run) or "NA"
 _NA_DECLARED = re.compile(r"(?:\A[\W_]*|\b(?i:answer)\b(?:\s+is)?[\W_]{0,8})(?:(?i:not\s+applicable)|NA)(?![\w/])")
-_CONCLUSION_WORDS = ("so", "thus", "hence", "therefore", "leav", "point", "left", "remain", "down")
+_CONCLUSION_WORDS = ("so", "thus", "hence", "therefore", "leav", "point", "left", "remain", "down", "tips", "tilts",
+                     "swings")
 # the clause before "point(s) to", denied ("Nothing here points to A", "None of this points to B", "doesn't point to")
 _POINTS_DENIED = re.compile(r"(?i)(?:\b(?:no|not|nothing|none|neither|nor|never)\b|n't)[^.;:!?\n]*\Z")
 _FOREIGN_WORDS = ("respuesta", "ponse", "risposta", "resposta", "antwort", "答案", "选", "antwoord", "cevap", "yanıt",
@@ -616,11 +619,19 @@ def _label_prefix(item: Item) -> re.Pattern[str] | None:
 _WHETHER_BEFORE = re.compile(r"(?i)\bwhether\b[^,;:.!?\n\u2013\u2014]*\Z")
 
 
+# "if" (or "unless", "whether", "suppose") right before the cue: "If I say no, ...", "Suppose I pick B: ..."
+_SUPPOSED_SAYING = re.compile(r"(?i)\b(?:if|unless|whether|suppose|supposing|were)[ \t]+\Z")
+_BOUND = re.compile(r"(?i)\b(?:must|should|have\s+to|had\s+to|need\s+to)\b")
+
+
 def _hypothetical(text: str, cue_start: int, cue: str, end: int) -> bool:
-    """A conditional declaration inside an if/unless sentence (see :data:`_MODAL`)."""
+    """A conditional declaration inside an if/unless sentence (see :data:`_MODAL`), or one the condition itself
+    supposes (held-out batch 125: "- If I say **no**, it implies there's no fluid on the left ...")."""
+    before = text[max(0, cue_start - 300):cue_start]
+    if cue.lstrip()[:1] == "I" and _SUPPOSED_SAYING.search(before) and not _BOUND.search(cue):
+        return True  # (not "If I must choose: A.", an answer given under protest)
     if not _MODAL.search(cue):
         return False
-    before = text[max(0, cue_start - 300):cue_start]
     cut = max((m.end() for m in SENTENCE_END.finditer(before)), default=0)
     return bool(_IF_BEFORE.search(before[cut:]) or _IF_AFTER.search(text[end:end + 80]))
 
@@ -712,8 +723,10 @@ def last_declaration(text: str, item: Item) -> Found:
             lab, rest = item.letter(m.group(2)), m.group(3)
             if lab is None or (m.group(2) == "I" and not m.group(1)) or _ANOTHER_LETTER.search(rest):
                 continue  # "so A, C and D are unlikely": a list, not an answer
-            if m.group(0)[:1] in "pP" and _POINTS_DENIED.search(text[:m.start()]):
-                continue  # batch 67: "Nothing here points to A, really.": what nothing points to is no answer
+            if m.group(0)[:1] in "pPtTsS" and m.group(0)[:2].casefold() != "so" \
+                    and _POINTS_DENIED.search(text[:m.start()]):
+                continue  # batch 67: "Nothing here points to A, really.": what nothing points to (or tips it to) is no
+                # answer
             if subject_of_clause(rest, lab, item):
                 continue
             if m.group(0)[:1] in "lL" and not _only_its_text(rest, lab, item):

@@ -44,7 +44,15 @@ SELF_DOUBT = re.compile(
     r"\b(?:I|we)\s+(?:may|might|could)\s+have\s+(?:misjudged|missed|misread|overcalled|overlooked)\b|"
     r"\b(?:might|may)\s+not\s+be\s+as\s+[\w\-]+\s+as\s+it\s+(?:looks|seems|appears)\b|"
     r"\b(?:might|may|could)\s+be\s+what\s+(?:we're|we\s+are|I'm|I\s+am)\s+seeing\b|"
-    r"\b(?:could|may|might)\s+(?:equally|just\s+as\s+well)\s+(?:represent|reflect|indicate)\b")
+    r"\b(?:could|may|might)\s+(?:equally|just\s+as\s+well)\s+(?:represent|reflect|indicate)\b|"
+    # held-out batch 125: "some would call that undisplaced, others minimally displaced" (opinion split, the reply
+    # takes no side); "too close to call"
+    r"\bsome\s+(?:would|might|could|may)\s+(?:call|say|read|class(?:ify)?|grade|describe)\b[^.;!?\n]{0,80}?"
+    r"\bothers\b|\btoo\s+close\s+to\s+call\b|"
+    # a hostile review of those rules: "My answer is yes, but only as a guess, ...", "..., although I could equally say
+    # no, ..."
+    r"\b(?:only|just|purely)\s+as\s+a\s+guess\b|\b(?:could|might|may)\s+(?:equally|just\s+as\s+well)\s+(?:say|answer|"
+    r"call\s+it|pick|choose)\b")
 
 #: the words that make a reading a guess, wherever they stand in the part of the reply that gives the answer
 HEDGE = re.compile(

@@ -155,6 +155,17 @@ _NO_SINGLE = re.compile(
     # batch 88: "I'm withdrawing my initial "yes" — it could be T2, PD or an atypical T1"
     r"|\b(?:withdraw(?:ing)?|retract(?:ing)?|tak(?:e|ing)\s+back)\s+my\s+(?:(?:initial|first|earlier|original|previous)"
     r"\s+)?[\"'\u201c\u2018*]*(?:yes|no|answer)\b"
+    # held-out batch 125 (and batch 121): "The initial answer of "adult" is withdrawn.", "I'd withdraw the "yes"
+    # above", "So I'm taking back the confident "benign" I started with." (no new answer declared after it)
+    r"|(?:\b(?:initial|first|earlier|original|previous)\s+(?:answer|reading|call)\s+(?:of\s+[\"'\u201c*]*[^\"\n]{1,40}?"
+    r"[\"'\u201d*]*\s+)?(?:is|was|has\s+been)\s+withdrawn\b"
+    r"|\bI(?:'d|\s+would)\s+withdraw\s+(?:the|that)\s+[\"\u201c][^\"\u201d\n]{1,40}[\"\u201d]\s+(?:above|I\s+gave)"
+    r"|\bI(?:'m|\s+am)\s+taking\s+back\s+(?:the|that|my)\s+(?:[\w\-]+\s+)?[\"\u201c][^\"\u201d\n]{1,40}[\"\u201d])"
+    # (a new answer declared after it, opening its line or sentence, not one declined: "New answer: not determinable",
+    # "I can't give a final answer: ...", a hostile review)
+    r"(?![\s\S]*(?:\A|[.!?\n])[ \t*_#>]*(?:revised|new|corrected|amended|final|updated)\s+answer[ \t*_]*[:=][ \t*_]*"
+    r"(?!(?:none|n/?a|nil|unknown|undetermined|indeterminate|not\b|no\s+answer|cannot|can't|unable|i\b|withdrawn|"
+    r"pending|deferred|see|awaiting|to\s+follow|tbd)\b)\w)"
     # batch 80: "<answer>A</answer>\n\nI want to retract that. ... I can no longer say whether this is proliferative
     # or non-proliferative disease.": the answer withdrawn between two at the reply's close
     r"|\b(?:can|could)\s+no\s+longer\s+(?:say|tell|decide|choose)\s+whether\s+[^.!?\n]{1,80}?\s+or\s+"

@@ -514,9 +514,20 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
      r"enough\s+(?:for\s+(?:me|us)\s+)?to\s+" + _JUDGE + r"\b",
      "This image does not show enough of the abdomen for me to say."),
     # batch 8: what the image does not let the reader do ("this view does not allow a reliable assessment")
+    # a hostile review of held-out batch 125's rules: "... and I can't measure it. No answer.", "No answer: the film is
+    # rotated." (the reply says it gives none; its "No" answers nothing)
+    ("no-answer-given",
+     r"(?:\A|(?<=[.!?\n]))[ \t*_#>]*no\s+(?:answer|verdict|reading|call)(?:\s+(?:given|possible|provided|offered|"
+     r"from\s+me))?[ \t*_]*(?:[.!:;\u2013\u2014]|\s-\s|\Z)",
+     "No answer: the film is rotated."),
     ("image-does-not-allow",
      r"\b(?:" + _IMAGE + "|" + _STUDY + r"|resolution|quality|view)\s+(?:does|do|did|will|wo|would)\s*(?:not|n't)\s+"
-     r"(?:allow|permit|let|enable|support)\b",
+     r"(?:allow|permit|let|enable)\b"
+     # (what the study supports as a reading, not a finding it does not support: "A cardiothoracic ratio of 0.47 on a
+     # well-inspired PA film does not support cardiomegaly of any degree.", held-out batch 125)
+     r"|\b(?:" + _IMAGE + "|" + _STUDY + r"|resolution|quality|view)\s+(?:does|do|did|will|wo|would)\s*(?:not|n't)\s+"
+     r"support\s+(?:a|an|any|the|such\s+an?)\s+(?:[\w\-]+\s+){0,2}?(?:assessment|diagnosis|reading|interpretation|"
+     r"conclusion|answer|evaluation|call|judge?ment|determination|estimate|comment|statement|grading|staging)\b",
      "This view does not allow a reliable assessment of the joint."),
     ("need-a-better-image",
      r"\b(?:i(?:'d|\s+would)?\s+(?:need|require)|please\s+(?:provide|upload|share|send|attach))\s+(?:a|an|the)\s+"
@@ -978,7 +989,10 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
      # batch 86: "... a screenshot of the PACS worklist, not the radiograph itself, so there's nothing for me to judge
      # the age from." ("for me": the reply's own lack, not batch 9's "there is nothing to grade")
      # (not "... nothing for me to go on except the physes — which are open. Child.")
-     r"|\bso\s+there(?:'s|\s+is)\s+nothing\s+for\s+me\s+to\s+(?:judge|assess|read|interpret|grade|review|"
+     # held-out batch 126: "... a screenshot of the PACS login page rather than a study, so there's nothing clinical
+     # for me to look at."
+     r"|\bso\s+there(?:'s|\s+is)\s+nothing\s+(?:clinical\s+|diagnostic\s+|useful\s+)?for\s+me\s+to\s+(?:judge|assess|"
+     r"read|interpret|grade|review|"
      r"look\s+at)\b(?![^.!?\n]*\b(?:except|but|apart\s+from|other\s+than|besides)\b)"
      r"|\b" + _FRAME + r"s?\s+(?:is|was)\s+(?:very\s+|badly\s+|heavily\s+|quite\s+|rather\s+)?" + _FAULT
      + r"\b[^!?\n]{0,120}?\bwith\s+(?:that|this)\s+caveat\b"
@@ -1074,7 +1088,8 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
      _CANT + r"\s+see\s+(?:the|any)\s+[\w\-]+(?:\s+[\w\-]+)?[ \t]*[,;:\-\u2013\u2014]+[ \t]*(?:the|this|my)\s+"
      + _IMAGE + r"\s+is\s+(?:\w+\s+)?" + _FAULT + r"\b"
      r"|\b" + _IMAGE + r"\s+is\s+(?:\w+\s+)?" + _FAULT + r"\b[^.!?\n]{0,40}?\bmakes?\s+(?:this|it|that)\s+"
-     r"(?:much\s+|a\s+lot\s+|far\s+)?harder\b"
+     # held-out batch 126: "The upload is tiny and heavily compressed, which makes this hard, but ..."
+     r"(?:much\s+|a\s+lot\s+|far\s+|very\s+)?(?:harder|hard|difficult|tricky)\b"
      r"|\bquality\s+is\s+(?:very\s+|rather\s+|quite\s+)?(?:poor|low|limited|suboptimal)\b[^!?\n]{0,80}?"
      r"\bbased\s+on\s+what\s+(?:is\s+visible|i\s+can\s+see)\b"
      r"|\b" + _IMAGE + r"\s+(?:was|has\s+been|is)\s+(?:down-?sampled|down-?scaled|resized)\b[^!?\n]{0,120}?"
@@ -1106,8 +1121,12 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
      # sure"; cut off "so I can only see ..."; dark "so hard to see"; "Image quality is poor ... Interpretation
      # limited."
      r"|\b(?:dots|markers|marks)\s+(?:aren't|are\s+not)\s+visible\s+in\s+the\s+" + _IMAGE + r"\b"
-     r"|\b" + _IMAGE + r"\s+is\s+(?:very\s+|too\s+|quite\s+|heavily\s+)?(?:" + _FAULT + r"|compressed)\s*,?\s+so\s+"
-     r"i\s+(?:can't|cannot|can\s+not)\s+be\s+(?:fully\s+|entirely\s+|completely\s+)?(?:sure|certain)\b"
+     r"|\b" + _IMAGE + r"\s+is\s+(?:very\s+|too\s+|quite\s+|heavily\s+)?(?:" + _FAULT + r"|compressed)"
+     # held-out batch 126: "The image is low-contrast and the kidney is partly out of the field, so I can't be
+     # definitive — but ..."
+     r"(?:\s+and\s+[^.!?\n]{1,60}?)?\s*,?\s+so\s+"
+     r"i\s+(?:can't|cannot|can\s+not)\s+be\s+(?:fully\s+|entirely\s+|completely\s+)?(?:sure|certain|definitive|"
+     r"confident)\b"
      # batch 59: "The upload is heavily compressed and cropped at the wrist, so I'm not confident, but ..."
      r"|\b(?:" + _IMAGE + r"|upload)\s+is\s+(?:very\s+|too\s+|quite\s+|heavily\s+)?(?:" + _FAULT + r"|compressed)\b"
      r"[^.!?\n]{0,40}?,?\s+so\s+i(?:'m|\s+am)\s+not\s+(?:confident|sure|certain)\b"
@@ -1145,7 +1164,7 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
      r"\banswer\s*:"
      # batch 52: "Image quality limited (rotated, underpenetrated). Provisional answer: A. Pneumonia."
      r"|\b(?:image|picture)\s+quality\s+(?:is\s+)?(?:poor|limited|suboptimal|degraded)\b[^\n]{0,60}?"
-     r"\b(?:tentative|provisional)\s+answer\b"
+     r"\b(?:(?:tentative|provisional)\s+answer|best\s+(?:assessment|estimate|guess))\b"
      # batch 51: "The upload is tiny and heavily cropped, but ... I'd lean yes.", "picture is blurry but looks like ct,
      # yes": the image blamed, then a hedged guess after "but"
      r"|\b(?:" + _IMAGE + r"|upload)\s+is\s+(?:(?:very|too|quite|heavily|rather|somewhat|badly)\s+)?" + _FAULT
@@ -1461,7 +1480,14 @@ _REVIEWED_AGAIN = re.compile(r"(?i)(?:\A|[.!?\n])[ \t*_]*on\s+(?:re-?review|seco
 # the reply takes back an answer of its own: a withdrawal, not a decline
 _WITHDRAWS_OWN = re.compile(r"(?i)\bI(?:'m|\s+am)\s+withdrawing\s+my\b|\bI(?:'ll|\s+will)?\s+withdraw\s+my\b"
                            # batch 116: "... so I'm withdrawing the answer above."
-                           r"|\bI(?:'m|\s+am)\s+withdrawing\s+(?:the|that)\s+(?:answer|reading|call)\s+(?:above|I\s+gave)\b")
+                           r"|\bI(?:'m|\s+am)\s+withdrawing\s+(?:the|that)\s+(?:answer|reading|call)\s+(?:above|I\s+gave)\b"
+                           # held-out batch 125: "I'd withdraw the "yes" above", "So I'm taking back the confident
+                           # "benign" I started with.", "The initial answer of "adult" is withdrawn."
+                           r"|\bI(?:'d|\s+would)\s+withdraw\s+(?:the|that)\s+\"[^\"\n]{1,40}\"\s+(?:above|I\s+gave)\b"
+                           r"|\bI(?:'m|\s+am)\s+taking\s+back\s+(?:the|that|my)\s+(?:[\w\-]+\s+)?(?:\"[^\"\n]{1,40}\"|"
+                           r"answer|reading|call)"
+                           r"|\b(?:initial|original|first|earlier|previous)\s+(?:answer|reading|call)\s+(?:of\s+\"[^\"\n]{1,40}\"\s+)?"
+                           r"(?:is|was|has\s+been)\s+withdrawn\b")
 
 
 # batch 103: "I said no, but the lucent line ... could be a fracture — or it could be the normal apophysis. Honestly, I
@@ -1498,7 +1524,7 @@ def is_refusal(text: str) -> bool:
         text = text[:5000] + "\n" + text[-3000:]
     # batch 116: "**Image quality:** Suboptimal — the radiograph is underexposed", "The CT image is **low-resolution
     # and partly cropped**": what the marks set in bold is read as written
-    t = unmarked(fold_quotes(text))
+    t = _without_general_limits(unmarked(fold_quotes(text)))
     if _ANSWER_WITHDRAWN.search(t) and refusal_names(t) <= {"cannot-be-determined", "cannot-decide"}:
         return False
     if _NO_LONGER_CONFIDENT.search(t) and not _FROM_THE_IMAGES.search(t) \
@@ -1546,13 +1572,35 @@ def undecided_between(text: str) -> bool:
         and bool(_WEIGHED.search(t) or _EQUIVOCAL.search(t))
 
 
+# held-out batch 125: what a kind of study cannot do in general, said beside an answer ("One caveat: a pericardial
+# effusion can produce the same silhouette, and the radiograph can't tell them apart.", "A chest radiograph cannot
+# confirm tracheal intubation on its own.", "Dermoscopy alone can't reliably separate them"): a limit of the method, not
+# the reply declining; not where the clause speaks of this case ("this", "here", "the image", "your"), nor this or that
+# study ("This radiograph cannot answer the question.")
+_GENERAL_LIMIT = re.compile(
+    r"(?i)(?<![\w\-])(?<!this\s)(?<!that\s)(?<!your\s)(?:(?:a|an|the)\s+)?(?:(?:single|plain|chest|frontal|lateral|"
+    r"standard|conventional|abdominal|gr[ae]yscale|non-?contrast)\s+)?(?:radiograph|radiography|x-?rays?|ct|mri|"
+    r"ultrasound|sonography|dermoscopy|imaging|mammogra(?:m|phy)|echocardiogra(?:m|phy))\s+(?:alone\s+|by\s+itself\s+|"
+    r"on\s+its\s+own\s+)?(?:can(?:not|'t|\s+not)|could(?:n't|\s+not))\s+(?![^.;!?\n]{0,120}?\b(?:this|these|that|those|here|"
+    r"the\s+(?:image|question|picture|upload)|your)\b)"
+    # (up to the reply's own words: "..., so I can't give an answer" declines, a hostile review)
+    r"(?:(?!\b(?:I|we|my)\b)[^.;!?\n]){1,120}")
+
+
+def _without_general_limits(text: str) -> str:
+    """``text`` with what a kind of study cannot do in general (:data:`_GENERAL_LIMIT`) blanked."""
+    if "can" not in text and "could" not in text:
+        return text
+    return _GENERAL_LIMIT.sub(lambda m: " " * len(m.group(0)), text)
+
+
 def refusal_names(text: str) -> frozenset[str]:
     """The names of the refusal phrases a reply holds (:data:`REFUSAL_PHRASES`): what kind of declining it is."""
     if not text:
         return frozenset()
     if len(text) > 8000:
         text = text[:5000] + "\n" + text[-3000:]
-    t = fold_quotes(text)
+    t = _without_general_limits(fold_quotes(text))
     return frozenset(name for (name, _, _), p in zip(REFUSAL_PHRASES, _PATTERNS) if p.search(t))
 
 

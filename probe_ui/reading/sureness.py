@@ -13,7 +13,8 @@ A reading is sure when both hold:
   a negated option ("Not stable." of two), a restatement, an opening answer kept against a later remark on another
   option ("Left hip (A). ... The right hip looks preserved.") and a judge's reading are guesses by nature;
 - nothing in the reply puts it in doubt (:func:`doubts`): a refusal, a late reversal ("D, sorry, I meant B") that
-  the reply does not settle by declaring its final answer in its closing words ("... Final answer: No." settles it), a
+  the reply does not settle by declaring its final answer in its closing words ("... Final answer: No." settles it, and
+  so does a last sentence that is the answer alone: "... which is psoriasis. **A. Psoriasis.**"), a
   hedge ("probably", "I think", "guessing", "may", "either ... or", "I can't be certain"; for a declared answer, in
   its own sentence or after it: weighing alternatives before "my final answer is C" is reasoning, and ranking the
   options, "the most likely answer is C", "lymphoma is less likely", is no hedge in a choice), a negation before an
@@ -548,9 +549,27 @@ def _sentences(text: str) -> list[str]:
 # "**Impression:** Solitary left lung mass (C).", "So I think the hydronephrosis is due to **prostatic enlargement
 # (D)**"), a recommendation or a caveat after it
 _CONCLUDING_SENTENCE = re.compile(r"(?i)\A[\W_]*(?:so|therefore|thus|hence|overall|in\s+summary|in\s+conclusion|"
+                                  # held-out batch 125: "The fracture therefore involves the left femur only, which is
+                                  # option A.", "### Result\n3 wisdom teeth are visible - option C."
+                                  r"(?:[^\W\d_][\w\-']*\s+){1,3}(?:therefore|thus|hence)|result|summary|"
                                   r"to\s+sum\s+up|impression|conclusion|answer|final\s+answer|diagnosis|verdict|"
                                   r"bottom\s+line|main\s+finding|(?:putting|taking|taken|pulling)\s+(?:(?:it|this|"
                                   r"these|everything|all\s+(?:of\s+)?this)\s+)?together|all\s+things\s+considered)\b")
+
+
+# hedges that can only be about the answer itself, wherever they stand in its sentence ("My answer is yes - that's a
+# coin toss though, given the AP projection", a hostile review): not "likely", "may", which may grade a detail
+_OF_THE_ANSWER = re.compile(r"(?i)\bcoin[\s\-]+(?:toss|flip)|\b(?:go|goes|going|could\s+be)\s+either\s+way\b|"
+                            r"\bequally\b|\bborderline\b|\btentative(?:ly)?\b|\buncertain\b|\bunclear\b|\bguess\w*|"
+                            r"\b50[ \t]*/[ \t]*50\b|\bfifty[\s\-]fifty\b|\blow[\s\-]+confidence\b|\blean\w*|"
+                            + SELF_DOUBT.pattern.removeprefix("(?i)"))
+
+
+def _concluding(sentences: list[str]) -> list[str]:
+    """The sentences a reply concludes with (:data:`_CONCLUDING_SENTENCE`), and those under a short heading that
+    does ("### Result\n\n**3 wisdom teeth** are visible - **option C**.", held-out batch 125)."""
+    return [x for i, x in enumerate(sentences) if _CONCLUDING_SENTENCE.match(x) or (
+        i and _HEADING_ONLY.fullmatch(sentences[i - 1].strip()) and _CONCLUDING_SENTENCE.match(sentences[i - 1]))]
 
 
 _SUPPOSED = re.compile(r"(?i)\b(?:would|could|might|if|unless|not|no|n't|rather\s+than|instead\s+of|except)\b|n't")
@@ -574,8 +593,9 @@ def _placed(text: str, item: Item, method: str, label: str | None) -> bool:
     sentences = _sentences(text)
     letter = lone_letter(label)
     opening = _sentences(_after_preamble(text.lstrip()))[:1]
+    concluding = _concluding(sentences)
     held = [x for x in sentences if x.strip(_AROUND_LETTER) == label or (letter.search(x) and (
-        x is sentences[0] or x in opening or x is sentences[-1] or _CONCLUDING_SENTENCE.match(x)))]
+        x is sentences[0] or x in opening or x is sentences[-1] or any(x is c for c in concluding)))]
     # (not "Option D would be the default in a normal study, and this is not a normal study.": a letter supposed or
     # denied; hostile review of batches 90-91). A sentence that is only the letter's own option text and the letter
     # supposes nothing (batch 121: "**No free fluid (B).**" where B is "No free fluid"; not "B, not dilated, is
@@ -706,13 +726,13 @@ def _answering_sentences(text: str, item: Item, method: str, label: str | None) 
     every one that names an answer or what the question asks about; not "likely borderline resectable" or "a
     non-enhancing (likely necrotic) component" in the description."""
     sentences = _sentences(text)
-    if not 2 <= len(sentences) <= _MOST_SENTENCES:
+    if not 1 <= len(sentences) <= _MOST_SENTENCES:
         return text  # (a degenerate reply of thousands of lines is read whole: no sentence is weighed alone)
     asked = finding_stems(item.question) if item.question else set()
     if method == "bare" and label is not None:
         letter = lone_letter(label)
         held = next((x for x in (sentences[0], sentences[-1]) if letter.search(x)), None) or next(
-            (x for x in sentences if _CONCLUDING_SENTENCE.match(x) and letter.search(x)),
+            (x for x in _concluding(sentences) if letter.search(x)),
             next((x for x in sentences if letter.search(x)), sentences[-1]))
     else:
         held = sentences[0] if method == "leading" else sentences[-1]
@@ -720,10 +740,26 @@ def _answering_sentences(text: str, item: Item, method: str, label: str | None) 
     def answering(x: str) -> bool:
         return _answering(x, item, asked)
 
-    def whole(x: str) -> bool:
-        return x is held or bool(_ANOTHER_EXPLANATION.search(x) or _EQUALLY.search(x) or _IT_MAY_BE.search(x))
+    def doubting(x: str) -> bool:
+        return bool(_ANOTHER_EXPLANATION.search(x) or _EQUALLY.search(x) or _IT_MAY_BE.search(x))
 
-    kept = [x if whole(x) else _answering_clauses(x, answering) for x in sentences if whole(x) or answering(x)]
+    def whole(x: str) -> bool:
+        return doubting(x)
+
+    def of_held(x: str) -> str:
+        # held-out batch 125: "My answer is yes - contrast-enhanced, most likely in the portal venous phase given
+        # ...": of the sentence that holds the answer, its first clause (where the answer stands) and every clause
+        # that names an answer or what is asked, or doubts the finding; a hedge in another is about another thing
+        first = True
+
+        def keep(c: str) -> bool:
+            nonlocal first
+            was, first = first, False
+            return was or answering(c) or doubting(c) or _OF_THE_ANSWER.search(c) is not None
+        return _answering_clauses(x, keep)
+
+    kept = [of_held(x) if x is held else x if whole(x) else _answering_clauses(x, answering)
+            for x in sentences if x is held or whole(x) or answering(x)]
     return "\n".join(kept)
 
 
@@ -741,7 +777,7 @@ def _answering(sentence: str, item: Item, asked: set[str] | None = None) -> bool
 # advice on what to do next ("orthopaedic referral; early-stage disease may be suitable for core decompression",
 # "staging and tissue sampling will likely follow")
 _ADVICE = re.compile(r"(?i)\b(?:recommend\w*|referr?\w*|follow[\s\-]?up|suitable\s+for|manage(?:d|ment)|treatment|"
-                     r"biopsy|sampling|staging|surgery|surgical|decompression|excision|monitoring|re-?imag\w*|"
+                     r"biops\w*|sampling|staging|surgery|surgical|decompression|excis\w*|monitor\w*|re-?imag\w*|"
                      r"worth\s+considering|further\s+(?:imaging|evaluation|work[\s\-]?up)|"
                      r"will\s+(?:likely|probably|possibly)\s+(?:follow|be\s+needed|be\s+required))\b")
 
@@ -791,8 +827,11 @@ _OTHERS_VIEW = re.compile(
 _WEIGHED_WHETHER = re.compile(r"(?i)\b(?:considered|checked|wondered|asked\s+myself|thought\s+about|looked\s+at)"
                               r"\s+(?:whether|if)\s+[^.;!?\n]{0,40}?\b(?:could|might|may)\b"
                               # (then set aside: "but those look ...", "but it isn't", "rather than", "ruled out")
-                              r"(?=[^\n]{0,250}?\b(?:(?:but|however)\s+(?:it|this|that|those|these|they|the\s+\w+)\s+"
-                              r"(?:isn't|is\s+not|wasn't|doesn't|does\s+not|don't|do\s+not|looks?|are)|neither|rather\s+than|"
+                              # (held-out batch 125: "I checked whether it could be a simple left-right flip
+                              # instead, but a flip wouldn't move the diaphragm to the top.")
+                              r"(?=[^\n]{0,250}?\b(?:(?:but|however)\s+(?:it|this|that|those|these|they|(?:the|a|an)\s+\w+)\s+"
+                              r"(?:isn't|is\s+not|wasn't|doesn't|does\s+not|don't|do\s+not|wouldn't|would\s+not|looks?|"
+                              r"are)|neither|rather\s+than|"
                               r"ruled\s+out|excluded|not\s+the\s+case)\b)")
 # batch 76: a hedge word that only rounds the confidence the reply states ("yes t2, csf is bright, maybe 80%.", "free
 # fluid is present, maybe 65 percent.", "probably 85 % sure"): the number, well above even, says how sure the reply
@@ -866,8 +905,42 @@ def _settled_reversal(text: str, item: Item, label: str | None) -> bool:
             re.search(phrase_regex(w).pattern, text[found.at:found.at + 80], re.IGNORECASE)
             for w, lb in item.words if lb == label):
         return False  # "..., while blue is further down." declares red without naming it: no settling word
-    return (found.label == label and found.at > max((start for start, _ in _change_of_mind_cues(text)), default=-1)
-            and len(text[found.at:].split()) <= _SETTLING_WORDS)
+    last_cue = max((start for start, _ in _change_of_mind_cues(text)), default=-1)
+    if found.label == label and found.at > last_cue and len(text[found.at:].split()) <= _SETTLING_WORDS:
+        return True
+    # held-out batch 126: the reply's last sentence is the answer alone, after the last reversal ("**B. Eczema.**
+    # Actually, scratch that - ... which is psoriasis. **A. Psoriasis.**", "... so the content is solid. A.", "...,
+    # which points to CT. So no.")
+    # (only the answer alone, after a full sentence that ends in a full stop: not what answers a question put just
+    # before it, "Anything else? No.", a field, "Runner-up: B.", a list, "1. A\n2. D", nor an answer the words after
+    # the reversal reject, "..., not B. B.": a hostile review)
+    body = text.rstrip(" \t\n*_")
+    start = max((m.end() for m in _SENTENCE_BREAK.finditer(body, 0, max(0, len(body) - 1))), default=0)
+    said = body[start:]
+    if start <= last_cue or not said.strip() or len(said.split()) > _CLOSING_ANSWER_WORDS:
+        return False
+    before = text[:start].rstrip(" \t\n*_")
+    previous = re.split(r"[.!?;:\n]\s*", before[:-1])[-1] if before else ""
+    if not before.endswith((".", "!")) or len(re.findall(r"[^\W\d_]+", previous)) < _PREVIOUS_WORDS \
+            or rejected_by_name(text[last_cue:start], item, label):
+        return False
+    from probe_ui.reading.answers import extract  # the reader itself (it imports this module)
+
+    alone = extract(said, item.kind, item.labels, item.options, question=item.question)
+    if alone.method == "bare":  # the letter with its own option's text and nothing else ("**A. Psoriasis.**")
+        own = [phrase_regex(opt) for opt, lab in item.option_map if lab == label]
+        if not any(p.sub("", said).strip(_AROUND_LETTER + " .!") == label for p in own):
+            return False
+    return alone.choice == label and alone.sure and alone.method in _CLOSING_ALONE
+
+
+# the reply's last sentence (after a mark or a line break), and how short it is when it is the answer alone
+_SENTENCE_BREAK = re.compile(r"(?<![^\w\s][A-Z])(?<!\s[A-Z])(?<!\A[A-Z])[.!?;:](?=\s)|\n|[\u2013\u2014]")
+_CLOSING_ANSWER_WORDS = 5
+# how that sentence gives the answer: as the label, the letter with its text, a declaration, a conclusion
+_CLOSING_ALONE = frozenset({"exact", "bare"})
+# the sentence before that closing answer: a sentence of its own, not a list number or a heading
+_PREVIOUS_WORDS = 3
 
 
 # the words before a change of mind that turn to the user, not to an answer of the reply's own ("You're right to

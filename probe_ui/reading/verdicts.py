@@ -60,6 +60,10 @@ _SELF_CORRECTION = re.compile(
     # before "looking closer" / "looking again"
     r"(?:(?<=-)[ \t]*(?:though|although)[ \t]+(?=looking\s+(?:again|more\s+closely|closer)\b))?"
     r"(?:wait(?:[ \t]*,?[ \t]*no(?=[ \t]*,))?|hold\s+on|" + CORRECTION_WORD + r"|(?:scratch|strike)\s+that|"
+    # a hostile review of held-out batch 125's rules: "Adult.\nIf I said adult, it was a slip: child.", "If I answered
+    # adult, that was wrong - this is a child" (an answer given, owned as an error)
+    r"if\s+i\s+(?:said|answered|went\s+with|called\s+it|put|chose|picked|wrote)\s+[^,.;:!?\n]{1,40},[ \t]*"
+    r"(?:that|it)\s+(?:was|is)\s+(?:(?:a|an|too)\s+)?(?:wrong|slip|mistake|error|typo|hasty|overcall|incorrect|misread)\b|"
     # batch 109: "No. Revision: The image includes the liver, spleen and both kidneys. ... Answer: Yes" (a heading, as
     # "Correction:" is)
     # (not "Yes. Revision - no change needed, my answer stays yes.", a review of 6ce9d37)
