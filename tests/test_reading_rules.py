@@ -515,7 +515,9 @@ TEETH = ("1", "2", "3", "4")
     ("C. Apologies, I meant D: there is a fourth impacted molar.", "choice", ABCD, TEETH, "D"),
     ("A. My mistake, I meant B - the effusion is on the right.", "choice", ("A", "B"), ("Left", "Right"), "B"),
     ("B. Pleural effusion. Sorry, I meant A, Pneumothorax - the pleural line is visible.", "choice", ABCD, DX, "A"),
-    ("green\n\nEdit: looking again, the blue dot sits deeper than the other two. Blue.", "label", DOTS, (), "blue"),
+    # (held-out batch 126: not where the answer alone closes the reply after a full sentence, "... than the other two.
+    # Blue.", which settles it: test_held_out_125_126_revisions_suppositions_split_opinions_and_placed_letters)
+    ("green\n\nEdit: looking again, the blue dot sits deeper than the other two, so blue.", "label", DOTS, (), "blue"),
     ("No effusion. Actually, wait: the left base shows a meniscus. Yes, there is an effusion.", "yesno", YN, (), "yes"),
     ("Yes. Hmm, wait: is that a pleural line? No, it is a skin fold.", "yesno", YN, (), "no"),
 ])
@@ -738,8 +740,8 @@ BONE_DX = ("Osteosarcoma", "Ewing sarcoma", "Enchondroma", "Osteochondroma")
 @pytest.mark.parametrize("reply,kind,labels,options,choice", [
     ("A, osteosarcoma. Let me rethink that: there is a sclerotic rim and no periosteal reaction - C, enchondroma.",
      "choice", ABCD, BONE_DX, "C"),
-    ("Upside down. On a second look, no: the apices are at the top of the image. Correct.", "label", ORIENT, (),
-     "correct"),
+    ("Upside down. On a second look, no: the apices are at the top of the image, so it is correct.", "label", ORIENT,
+     (), "correct"),
 ])
 def test_a_reversal_in_other_words_reads_the_final_answer_and_is_not_sure(
         reply: str, kind: str, labels: tuple[str, ...], options: tuple[str, ...], choice: str) -> None:
@@ -5326,7 +5328,9 @@ def test_an_option_denied_after_its_words(reply: str, choice: str | None, sure: 
      "caudate isn't clearly enlarged either. I can't say with any confidence now whether it's cirrhotic or not.",
      None, False),
     ("My first answer was yes, but I can't be sure now.", None, False),
-    ("I said no at first, but the surface is nodular. Yes.", "yes", False),
+    ("I said no at first, but the surface is nodular, so yes.", "yes", False),
+    # (held-out batch 126: the answer alone, closing the reply after a full sentence, settles the revision)
+    ("I said no at first, but the surface is nodular. Yes.", "yes", True),
     # near misses: an answer kept, a "but" that is no revision of a first answer
     ("I said yes, and I stand by it.", "yes", True),
     ("I said yes, but only because the surface is nodular.", "yes", True),
@@ -13197,6 +13201,10 @@ _FEMUR_LONG = ("The pelvis and both proximal femurs are in view. On the left the
     ("My answer is yes, but only as a guess, because the scan is noisy." + _CONTRAST_BODY, "yesno", YN, (),
      _CONTRAST_Q, "yes", False),
     # a reversal settled by a closing sentence that is the answer alone
+    ("green\n\nEdit: looking again, the blue dot sits deeper than the other two. Blue.", "label", DOTS, (),
+     "Which dot is deepest?", "blue", True),
+    ("Upside down. On a second look, no: the apices are at the top of the image. Correct.", "label", ORIENT, (),
+     "Is this X-ray image in its correct anatomical orientation or upside down?", "correct", True),
     ("**B. Eczema.** Actually, scratch that - the plaques are sharply demarcated with silvery scale over the elbows, "
      "which is psoriasis. **A. Psoriasis.**", "choice", ABCD, ("Psoriasis", "Eczema", "Shingles", "Scabies"),
      "Which condition best matches this rash?", "A", True),
@@ -13214,6 +13222,12 @@ _FEMUR_LONG = ("The pelvis and both proximal femurs are in view. On the left the
     ("**B. Eczema.** Actually, scratch that - the plaques are sharply demarcated, which is psoriasis, not B. B.",
      "choice", ABCD, ("Psoriasis", "Eczema", "Shingles", "Scabies"), "Which condition best matches this rash?", "B",
      False),
+    # held-out batch 128: a region the reply says is not in the image is denied, as an organ is
+    ("It is a CT of the sinuses and the brain is not in it.", "yesno", YN, (),
+     "Is this a scan of the brain? (please answer yes/no)", "no", True),
+    ("The brain isn't shown.", "yesno", YN, (), "Is this a scan of the brain? (please answer yes/no)", "no", True),
+    ("Chest X-ray; the abdomen is not in it.", "yesno", YN, (),
+     "Does this image show the chest? (please answer yes/no)", "yes", True),
 ])
 def test_held_out_125_126_revisions_suppositions_split_opinions_and_placed_letters(
         reply: str, kind: str, labels: tuple[str, ...], options: tuple[str, ...], question: str, choice: str | None,

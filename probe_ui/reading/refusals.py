@@ -101,6 +101,9 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
      r"|grade|stage|classify"
      # batch 77: "I'm not able to infer a patient's sex from medical imaging."
      r"|infer"
+     # held-out batch 128: "What you've shared is only the scout topogram, so I can't characterise any haemorrhage
+     # from it."
+     r"|characteri[sz]e"
      # batch 82: "I'm not able to estimate a patient's age group from a radiograph in a way you should rely on — ..."
      r"|estimate"
      # batch 75: "Sorry, I cannot re-evaluate the image because it is no longer available." (a second look declined)

