@@ -13193,6 +13193,8 @@ _FEMUR_LONG = ("The pelvis and both proximal femurs are in view. On the left the
      ("A", "B"), ("Benign", "Malignant"), "Is the breast lesion benign or malignant?", None, False),
     ("Adult.\n\nThe initial answer of \"adult\" is withdrawn. I can't give a final answer: the image is too small.",
      "label", ("pediatric", "adult"), (), "Is this a pediatric or adult chest x-ray?", None, False),
+    ("Adult.\n\nThe earlier answer of \"adult\" is hereby withdrawn.", "label", ("pediatric", "adult"), (),
+     "Is this a pediatric or adult chest x-ray?", None, False),
     ("No answer: the film is rotated.", "yesno", YN, (), "Is the heart enlarged in this radiograph?", None, False),
     ("A. Dermoscopy alone can't reliably separate melanoma from an atypical nevus, so I can't give an answer.",
      "choice", ABCD, _DERM, "Which diagnosis fits this dermoscopy image best?", "A", False),
@@ -13258,6 +13260,8 @@ def test_held_out_125_126_revisions_suppositions_split_opinions_and_placed_lette
     # a withdrawal in doubt declines nothing
     ("**Answer:** adult.\n\n**Addendum:** the physes are partly fused. The initial answer of \"adult\" is withdrawn.",
      False),
+    # (its own answer withheld at the close does)
+    ("Yes.\nThe radiograph can't be trusted for heart size when rotated like that, so I'm not answering.", True),
 ])
 def test_held_out_125_126_general_limits_and_blamed_images(reply: str, refusal: bool) -> None:
     assert is_refusal(reply) is refusal

@@ -122,6 +122,15 @@ def revised_answer(clean: str) -> str | None:
     return span.strip() or None if span is not None else None
 
 
+#: a reply taking back an answer of its own, quoted or named ("The initial answer of "adult" is withdrawn.", "I'd
+#: withdraw the "yes" above", "So I'm taking back the confident "benign" I started with.", held-out batch 125): a
+#: withdrawal, no decline (refusals), and no answer unless a new one follows (:data:`_NO_SINGLE`)
+OWN_WITHDRAWAL = (r"\b(?:initial|first|earlier|original|previous)\s+(?:answer|reading|call)\s+(?:of\s+[\"'\u201c*]*"
+                  r"[^\"\n]{1,40}?[\"'\u201d*]*\s+)?(?:is|was|has\s+been)\s+(?:hereby\s+)?withdrawn\b"
+                  r"|\bI(?:'d|\s+would)\s+withdraw\s+(?:the|that)\s+[\"\u201c][^\"\u201d\n]{1,40}[\"\u201d]\s+"
+                  r"(?:above|I\s+gave)"
+                  r"|\bI(?:'m|\s+am)\s+taking\s+back\s+(?:the|that|my)\s+(?:[\w\-]+\s+)?[\"\u201c][^\"\u201d\n]{1,40}"
+                  r"[\"\u201d]")
 _NO_SINGLE = re.compile(
     r"(?i)\bbetween\s[^.!?\n]{1,80}?\s(?:and|or)\s[^.!?\n]{1,80}?,?\s+i\s+(?:can(?:\s*not|'t)|could(?:\s*not|n't))\s+"
     r"(?:really\s+)?(?:choose|decide|pick)\b"
@@ -155,12 +164,8 @@ _NO_SINGLE = re.compile(
     # batch 88: "I'm withdrawing my initial "yes" — it could be T2, PD or an atypical T1"
     r"|\b(?:withdraw(?:ing)?|retract(?:ing)?|tak(?:e|ing)\s+back)\s+my\s+(?:(?:initial|first|earlier|original|previous)"
     r"\s+)?[\"'\u201c\u2018*]*(?:yes|no|answer)\b"
-    # held-out batch 125 (and batch 121): "The initial answer of "adult" is withdrawn.", "I'd withdraw the "yes"
-    # above", "So I'm taking back the confident "benign" I started with." (no new answer declared after it)
-    r"|(?:\b(?:initial|first|earlier|original|previous)\s+(?:answer|reading|call)\s+(?:of\s+[\"'\u201c*]*[^\"\n]{1,40}?"
-    r"[\"'\u201d*]*\s+)?(?:is|was|has\s+been)\s+withdrawn\b"
-    r"|\bI(?:'d|\s+would)\s+withdraw\s+(?:the|that)\s+[\"\u201c][^\"\u201d\n]{1,40}[\"\u201d]\s+(?:above|I\s+gave)"
-    r"|\bI(?:'m|\s+am)\s+taking\s+back\s+(?:the|that|my)\s+(?:[\w\-]+\s+)?[\"\u201c][^\"\u201d\n]{1,40}[\"\u201d])"
+    # held-out batch 125 (and batch 121): an answer of its own taken back (OWN_WITHDRAWAL), no new answer after it
+    r"|(?:" + OWN_WITHDRAWAL + r")"
     # (a new answer declared after it, opening its line or sentence, not one declined: "New answer: not determinable",
     # "I can't give a final answer: ...", a hostile review)
     r"(?![\s\S]*(?:\A|[.!?\n])[ \t*_#>]*(?:revised|new|corrected|amended|final|updated)\s+answer[ \t*_]*[:=][ \t*_]*"

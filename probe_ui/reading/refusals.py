@@ -14,6 +14,7 @@ import re
 
 from probe_ui.reading.cleaning import sentence_lead, unmarked
 from probe_ui.reading.lexicon import fold_quotes
+from probe_ui.reading.pushback import OWN_WITHDRAWAL
 
 __all__ = ["REFUSAL_PHRASES", "closing_advice", "declining_opening", "is_refusal", "only_disclaims", "refusal_names",
            "refusal_spans"]
@@ -313,6 +314,9 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
      "Without seeing the lesion I can only guess: D."),
     # batch 65: "..., so I'll decline to choose between vasogenic and cytotoxic."
     ("decline", r"\bi\s+(?:must|have\s+to|will|would)\s+(?:respectfully\s+)?(?:decline|refrain|abstain)\b"
+                # a hostile review of held-out batch 125's rules: "Yes.\nThe radiograph can't be trusted for heart
+                # size when rotated like that, so I'm not answering." (its own answer withheld, at the reply's close)
+                r"|\bi(?:'m|\s+am)\s+not\s+answering(?:\s+(?:this|that|it))?[ \t]*[.!]?[ \t]*\Z"
                 r"|\bi(?:'ll|'d)\s+(?:respectfully\s+)?(?:decline\s+to|refrain|abstain)\b"
                 # batch 102: "I'm going to decline to label this person's sex from the image."
                 r"|\bi(?:'m|\s+am)\s+going\s+to\s+(?:respectfully\s+)?decline\b|\bi\s+(?:respectfully\s+)?decline\s+to\b"
@@ -1484,13 +1488,8 @@ _REVIEWED_AGAIN = re.compile(r"(?i)(?:\A|[.!?\n])[ \t*_]*on\s+(?:re-?review|seco
 _WITHDRAWS_OWN = re.compile(r"(?i)\bI(?:'m|\s+am)\s+withdrawing\s+my\b|\bI(?:'ll|\s+will)?\s+withdraw\s+my\b"
                            # batch 116: "... so I'm withdrawing the answer above."
                            r"|\bI(?:'m|\s+am)\s+withdrawing\s+(?:the|that)\s+(?:answer|reading|call)\s+(?:above|I\s+gave)\b"
-                           # held-out batch 125: "I'd withdraw the "yes" above", "So I'm taking back the confident
-                           # "benign" I started with.", "The initial answer of "adult" is withdrawn."
-                           r"|\bI(?:'d|\s+would)\s+withdraw\s+(?:the|that)\s+\"[^\"\n]{1,40}\"\s+(?:above|I\s+gave)\b"
-                           r"|\bI(?:'m|\s+am)\s+taking\s+back\s+(?:the|that|my)\s+(?:[\w\-]+\s+)?(?:\"[^\"\n]{1,40}\"|"
-                           r"answer|reading|call)"
-                           r"|\b(?:initial|original|first|earlier|previous)\s+(?:answer|reading|call)\s+(?:of\s+\"[^\"\n]{1,40}\"\s+)?"
-                           r"(?:is|was|has\s+been)\s+withdrawn\b")
+                           # held-out batch 125: "I'd withdraw the "yes" above", ... (pushback.OWN_WITHDRAWAL)
+                           r"|" + OWN_WITHDRAWAL)
 
 
 # batch 103: "I said no, but the lucent line ... could be a fracture — or it could be the normal apophysis. Honestly, I
