@@ -552,7 +552,10 @@ def test_stress_and_batch_tabs(server, browser):
     pg.p.locator("#stress-source").get_by_label("a preset").check()
     pg.pick("stress-preset", "mediconfusion_pairs (bundled)")
     pg.pick("stress-suite", "every order of the options (CircularEval)")
-    assert pg.p.locator("#stress-models input:checked").count() == 2  # carried over from the Probe tab
+    # carried over from the Probe tab (the carry-over is an event of its own: wait for it, as a user's eye would)
+    pg.p.wait_for_function("() => document.querySelectorAll('#stress-models input:checked').length >= 2",
+                           timeout=15000)
+    assert pg.p.locator("#stress-models input:checked").count() == 2
     pg.p.locator("#stress-run").click()
     pg.wait_text("#stress-run-name", "", timeout_s=5)
     pg.p.locator("#stress-summary table").wait_for(timeout=120000)
