@@ -743,9 +743,6 @@ def _answering_sentences(text: str, item: Item, method: str, label: str | None) 
     def doubting(x: str) -> bool:
         return bool(_ANOTHER_EXPLANATION.search(x) or _EQUALLY.search(x) or _IT_MAY_BE.search(x))
 
-    def whole(x: str) -> bool:
-        return doubting(x)
-
     def of_held(x: str) -> str:
         # held-out batch 125: "My answer is yes - contrast-enhanced, most likely in the portal venous phase given
         # ...": of the sentence that holds the answer, its first clause (where the answer stands) and every clause
@@ -758,8 +755,8 @@ def _answering_sentences(text: str, item: Item, method: str, label: str | None) 
             return was or answering(c) or doubting(c) or _OF_THE_ANSWER.search(c) is not None
         return _answering_clauses(x, keep)
 
-    kept = [of_held(x) if x is held else x if whole(x) else _answering_clauses(x, answering)
-            for x in sentences if x is held or whole(x) or answering(x)]
+    kept = [of_held(x) if x is held else x if doubting(x) else _answering_clauses(x, answering)
+            for x in sentences if x is held or doubting(x) or answering(x)]
     return "\n".join(kept)
 
 
