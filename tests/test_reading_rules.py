@@ -13265,3 +13265,63 @@ def test_held_out_125_126_revisions_suppositions_split_opinions_and_placed_lette
 ])
 def test_held_out_125_126_general_limits_and_blamed_images(reply: str, refusal: bool) -> None:
     assert is_refusal(reply) is refusal
+
+
+_ZOSTER = ("Herpes zoster", "Impetigo", "Contact dermatitis", "Cellulitis", "Tinea corporis")
+_ZOSTER_Q = "What is the most likely diagnosis of this rash?"
+_ZOSTER_BODY = ("The photograph shows a band of grouped vesicles on an erythematous base, running around the left side "
+                "of the trunk from the back towards the front. Several vesicles are clustered, some are cloudy and a "
+                "few have crusted over. The lesions stop sharply at the midline and follow one thoracic dermatome. "
+                "Impetigo gives honey-coloured crusts, and cellulitis is a poorly demarcated area of warm erythema.\n\n"
+                "Put together, a unilateral, dermatomal, vesicular rash is the classic picture of reactivated "
+                "varicella-zoster virus, and that makes herpes zoster (A) the most likely diagnosis.")
+_DEPTH_Q = "Which dot is closer to the camera, red or blue?"
+_DEPTH_BODY = ("Blue. On a second look the dots are overlays, so I re-assessed with depth cues:\n"
+               "- Illumination: the mucosa around the red marker is brightly lit; around the blue one it is dim.\n"
+               "- Texture: mucosal pits are resolved around the red marker only.\n\n**Revised answer:** red.")
+
+
+@pytest.mark.parametrize(("reply", "kind", "labels", "options", "question", "choice", "sure"), [
+    # held-out batches 125, 127 and 129: the answer in the last paragraph of a long reply, a remark after it that names
+    # no answer, weighs nothing and doubts nothing: the answer stands where the reply puts it
+    (_ZOSTER_BODY + " Antivirals work best if started within 72 hours of onset.", "choice", ABCDE, _ZOSTER,
+     _ZOSTER_Q, "A", True),
+    (_ZOSTER_BODY + " This would be around day four of the eruption. Close relatives who never had chickenpox should "
+     "avoid the blisters.", "choice", ABCDE, _ZOSTER, _ZOSTER_Q, "A", True),
+    (_DEPTH_BODY + "\n\n**Comment:** In wide-angle endoscopic optics, peripheral barrel distortion enlarges near "
+     "structures at the edge of the field, which is why illumination and texture are preferred cues.", "label",
+     ("red", "blue"), (), _DEPTH_Q, "red", True),
+    # (not a remark that turns against the answer, doubts the study, names another option, is in a language the
+    # rules do not read, or comes after three others)
+    (_ZOSTER_BODY + " Early contact dermatitis can blister in the same way, though.", "choice", ABCDE, _ZOSTER,
+     _ZOSTER_Q, "A", False),
+    (_ZOSTER_BODY + " The photograph is of poor quality at the edges.", "choice", ABCDE, _ZOSTER, _ZOSTER_Q, "A",
+     False),
+    (_ZOSTER_BODY + " Tinea corporis forms annular plaques with a scaly edge.", "choice", ABCDE, _ZOSTER, _ZOSTER_Q,
+     "A", False),
+    (_ZOSTER_BODY + " Les antiviraux sont plus efficaces dans les 72 heures.", "choice", ABCDE, _ZOSTER, _ZOSTER_Q,
+     "A", False),
+    (_ZOSTER_BODY + " It is day four. The band is on the left. The vesicles are small. The base is red.", "choice",
+     ABCDE, _ZOSTER, _ZOSTER_Q, "A", False),
+    (_DEPTH_BODY + "\n\n**Comment:** On reflection, the blue marker may be the nearer one after all.", "label",
+     ("red", "blue"), (), _DEPTH_Q, "red", False),
+])
+def test_held_out_129_closing_answers_with_remarks_after_them(
+        reply: str, kind: str, labels: tuple[str, ...], options: tuple[str, ...], question: str, choice: str | None,
+        sure: bool) -> None:
+    answer = extract(reply, kind, labels, options, question=question)
+    assert (answer.choice, answer.sure) == (choice, sure), answer
+
+
+@pytest.mark.parametrize(("reply", "choice", "sure"), [
+    # held-out batch 129: "this is" after a word that takes "this" as its object declares nothing
+    ("Everything fits pseudotumor cerebri. Migraine wouldn't produce these changes. The one diagnosis that must always "
+     "be excluded before settling on this is cerebral venous sinus thrombosis, which can produce an identical "
+     "picture. An MR venogram is essential.", None, False),
+    ("Having weighed all of this, this is B.", "B", True),
+])
+def test_held_out_129_this_as_an_object_declares_nothing(reply: str, choice: str | None, sure: bool) -> None:
+    options = ("Idiopathic intracranial hypertension", "Cerebral venous sinus thrombosis", "Pituitary adenoma",
+               "Migraine", "Meningioma")
+    answer = extract(reply, "choice", ABCDE, options, question="What is the most likely diagnosis?")
+    assert (answer.choice, answer.sure) == (choice, sure), answer

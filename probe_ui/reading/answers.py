@@ -299,6 +299,7 @@ from probe_ui.reading.structured import (
 from probe_ui.reading.sureness import (
     LONG_WORDS,
     REVERSAL,
+    before_asides,
     declaration_denied,
     deferred_spans,
     is_sure,
@@ -635,7 +636,10 @@ def extract(text: str, kind: str, labels: Sequence[str], options: Sequence[str] 
         # answer it reverses; sure only as any reversal is, where the reply settles it in its closing words and
         # nothing else doubts it (held-out batch 126: "No.\nCorrection: The spleen measures 15.5 cm ..., which is
         # enlarged. Answer: Yes", as "No. Correction: ... Answer: Yes." on one line already was)
-        last = [x for x in re.split(r"(?<=[.!?])\s+|\n+", clean.strip()) if x.strip(" \t*_#>-.")][-1:]
+        # (its closing words, the advice and remarks after them aside: "Revised answer: red.\nComment: In
+        # wide-angle endoscopic optics, ...", held-out batch 125)
+        last = [x for x in re.split(r"(?<=[.!?])\s+|\n+", before_asides(clean, item).strip())
+                if x.strip(" \t*_#>-.")][-1:]
         closing = _read(last[0], item, refusal, suggested, corrections=False) if last else (None, "none")
         closes = closing[0] == revised and closing[1] in _CLOSING_STATED  # (not "No way to be sure, though.": a review)
         return Answer(revised, "final_verdict", invalid=False, refusal=refusal,

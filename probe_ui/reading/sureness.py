@@ -671,11 +671,7 @@ def _closes_with(text: str, item: Item, method: str, label: str | None) -> bool:
             or len(text.split()) <= LONG_WORDS:
         return False
     # (each line too; of the last 3,000 characters, where a closing and its advice stand)
-    sentences = [x for x in re.split(r"(?<=[.!?;])\s+|\n+", text[-3000:]) if x.strip(" \t\n*_#>-")]
-    while sentences and (_HEADING_ONLY.fullmatch(sentences[-1].strip()) or (
-            _ADVICE.search(sentences[-1]) and not _answering(sentences[-1], item, set())
-            and not HEDGE.search(sentences[-1]) and not _OPEN_ADVICE.search(sentences[-1]))):
-        sentences.pop()  # advice, and the headings over it ("### Note", "### Recommendation")
+    sentences = [x for x in _CLOSING_SPLIT.split(before_asides(text, item)[-3000:]) if x.strip(" \t\n*_#>-")]
     if len(sentences) < 2:
         return False
     closing = sentences[-1].strip()
@@ -685,6 +681,70 @@ def _closes_with(text: str, item: Item, method: str, label: str | None) -> bool:
 
     alone = extract(closing, item.kind, item.labels, item.options, question=item.question)
     return alone.choice == label and alone.sure and alone.method != "question_subject"
+
+
+# what answers in a remark: the word "answer", or a yes or no standing as one ("Answer: No.", "so the answer is no"),
+# not as the article of what it denies ("No free air is identified.")
+_ANSWER_WORD = re.compile(r"(?i)\banswer|\b(?:yes|no)\b(?![ \t]+[^\W\d_])")
+# English words that few other languages written in Latin letters share: a remark without two of them may say
+# anything (held-out batch 119: "Le diagnostic est clinique et ne nécessite pas de sérologie à ce stade ; ...")
+_ENGLISH_WORDS = lexicon.ENGLISH_SIGNS | frozenset(
+    "of is be would should will can to if it which than from by an at on as or".split())
+
+
+def _shares_an_option_word(sentence: str, item: Item) -> bool:
+    """Whether a sentence shares a word that names something with an option's text ("The right collecting system is
+    normal" to the options "Left kidney", "Right kidney": a finding that bears on the choice, no aside)."""
+    said = {overlap.stem(w.casefold()) for w in overlap.content_words(sentence)}
+    return any(said & {overlap.stem(w.casefold()) for w in overlap.content_words(opt)} for opt in item.options)
+
+
+def _in_english(sentence: str) -> bool:
+    """Whether a remark is English, as far as the rules can tell: two of :data:`_ENGLISH_WORDS`, and no word the
+    glosses of other languages translate."""
+    words = {w.casefold() for w in lexicon.TOKEN.findall(sentence)}
+    return len(words & _ENGLISH_WORDS) >= 2 and lexicon.translate(sentence) == sentence
+# where a reply's closing sentences and lines part
+_CLOSING_SPLIT = re.compile(r"(?<=[.!?;])\s+|\n+")
+#: at most this many remarks after the closing answer are set aside as asides (advice is set aside however long)
+_MOST_ASIDES = 3
+# what keeps a remark after the answer from being an aside: a turn against what came before ("but", "that said"), a
+# limit of the study ("suboptimal", "can't"), something left open ("unless", "rule out")
+_NOT_ASIDE = re.compile(r"(?i)\b(?:but|however|although|though|yet|still|nevertheless|nonetheless|that\s+said|"
+                        r"then\s+again|on\s+the\s+other\s+hand|alternatively|unless|otherwise|instead|limit\w*|poor\w*|"
+                        r"suboptimal|quality|cannot|unable|difficult|hard\s+to|impossible|exclud\w*|rule\s+out|"
+                        r"ruled\s+out|miss\w*|mistak\w*|wrong\w*|error\w*|revis\w*|reconsider\w*|not)\b|n't\b")
+
+
+def before_asides(text: str, item: Item) -> str:
+    """The reply up to the end of its closing answer: without the advice, the headings over it ("### Note") and up to
+    three remarks that name no answer, weigh nothing and doubt nothing, after it (held-out batches 125 and 127: "...
+    that makes herpes zoster (A) the most likely diagnosis. Antivirals work best if started within 72 hours of
+    onset.", "**Revised answer:** A. Arterial phase.\n**Comment:** The preliminary assessment relied on the
+    appearance of the liver alone ...": an answer in the reply's last paragraph, with a remark after it)."""
+    asked = finding_stems(item.question) if item.question else set()
+    end = len(text.rstrip())
+    asides = 0
+    while end > 0:
+        start = max((m.end() for m in _CLOSING_SPLIT.finditer(text, max(0, end - 3000), end)), default=0)
+        sentence = text[start:end]
+        if sentence.strip(" \t\n*_#>-") and not _HEADING_ONLY.fullmatch(sentence.strip()):
+            if HEDGE.search(sentence) or _OPEN_ADVICE.search(sentence):
+                break
+            if _ADVICE.search(sentence):
+                if _answering(sentence, item, set()):
+                    break
+            elif asides == _MOST_ASIDES or not _in_english(sentence) or _NOT_ASIDE.search(sentence) \
+                    or _BODY_DOUBT.search(sentence) or _change_of_mind_cues(sentence) or _OWN_ANSWER.search(sentence) \
+                    or (item.kind != "yesno" and named_in(sentence, item)) or finding_stems(sentence) & asked \
+                    or _ANSWER_WORD.search(sentence) or _shares_an_option_word(sentence, item):
+                break  # (a remark names no answer and nothing asked: "No free air is identified." may stand)
+            else:
+                asides += 1
+        elif _answering(sentence, item, set()):
+            break  # ("Yes" on a line of its own is the answer, not a heading)
+        end = len(text[:start].rstrip())
+    return text[:end]
 
 
 # what keeps advice from being only advice: a possibility it raises ("Follow-up imaging may reveal that this is a skin
@@ -897,6 +957,7 @@ def _settled_reversal(text: str, item: Item, label: str | None) -> bool:
     """
     if label is None:
         return False
+    text = before_asides(text, item)  # (its closing words: "**Revised answer:** red.\n**Comment:** In wide-angle ...")
     found = last_declaration(text, item)
     if item.kind == "label" and found.at >= 0 and not any(
             re.search(phrase_regex(w).pattern, text[found.at:found.at + 80], re.IGNORECASE)
