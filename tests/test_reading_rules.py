@@ -13282,29 +13282,30 @@ _DEPTH_BODY = ("Blue. On a second look the dots are overlays, so I re-assessed w
 
 
 @pytest.mark.parametrize(("reply", "kind", "labels", "options", "question", "choice", "sure"), [
-    # held-out batches 125, 127 and 129: the answer in the last paragraph of a long reply, a remark after it that names
-    # no answer, weighs nothing and doubts nothing: the answer stands where the reply puts it
-    (_ZOSTER_BODY + " Antivirals work best if started within 72 hours of onset.", "choice", ABCDE, _ZOSTER,
+    # held-out batches 125, 127 and 129: the answer in the last paragraph of a long reply, advice after it that names
+    # no answer, no option's word and nothing asked, and neither turns nor doubts: the answer stands where the reply
+    # puts it, as a revision settled by its closing answer does
+    (_ZOSTER_BODY + " Antiviral treatment is recommended within 72 hours of onset.", "choice", ABCDE, _ZOSTER,
      _ZOSTER_Q, "A", True),
-    (_ZOSTER_BODY + " This would be around day four of the eruption. Close relatives who never had chickenpox should "
-     "avoid the blisters.", "choice", ABCDE, _ZOSTER, _ZOSTER_Q, "A", True),
-    (_DEPTH_BODY + "\n\n**Comment:** In wide-angle endoscopic optics, peripheral barrel distortion enlarges near "
-     "structures at the edge of the field, which is why illumination and texture are preferred cues.", "label",
-     ("red", "blue"), (), _DEPTH_Q, "red", True),
-    # (not a remark that turns against the answer, doubts the study, names another option, is in a language the
-    # rules do not read, or comes after three others)
-    (_ZOSTER_BODY + " Early contact dermatitis can blister in the same way, though.", "choice", ABCDE, _ZOSTER,
+    (_DEPTH_BODY + "\n\n**Recommendation:** Follow-up endoscopy is recommended in a year.", "label", ("red", "blue"),
+     (), _DEPTH_Q, "red", True),
+    # (not a remark that is no advice, however harmless, nor advice that says what would decide, turns, names what
+    # another option names, or is in a language the rules do not read: a hostile review of 75449d8)
+    (_ZOSTER_BODY + " Antivirals work best if started within 72 hours of onset.", "choice", ABCDE, _ZOSTER,
      _ZOSTER_Q, "A", False),
-    (_ZOSTER_BODY + " The photograph is of poor quality at the edges.", "choice", ABCDE, _ZOSTER, _ZOSTER_Q, "A",
+    (_ZOSTER_BODY + " Honey-crusted school sores are the better fit.", "choice", ABCDE, _ZOSTER, _ZOSTER_Q, "A",
      False),
-    (_ZOSTER_BODY + " Tinea corporis forms annular plaques with a scaly edge.", "choice", ABCDE, _ZOSTER, _ZOSTER_Q,
+    (_ZOSTER_BODY + " A PCR swab is recommended, as only that would settle it.", "choice", ABCDE, _ZOSTER,
+     _ZOSTER_Q, "A", False),
+    (_ZOSTER_BODY + " Treatment of contact dermatitis is recommended as well.", "choice", ABCDE, _ZOSTER, _ZOSTER_Q,
      "A", False),
-    (_ZOSTER_BODY + " Les antiviraux sont plus efficaces dans les 72 heures.", "choice", ABCDE, _ZOSTER, _ZOSTER_Q,
-     "A", False),
-    (_ZOSTER_BODY + " It is day four. The band is on the left. The vesicles are small. The base is red.", "choice",
-     ABCDE, _ZOSTER, _ZOSTER_Q, "A", False),
-    (_DEPTH_BODY + "\n\n**Comment:** On reflection, the blue marker may be the nearer one after all.", "label",
-     ("red", "blue"), (), _DEPTH_Q, "red", False),
+    (_ZOSTER_BODY + " Treatment is recommended, but an allergy would look the same.", "choice", ABCDE, _ZOSTER,
+     _ZOSTER_Q, "A", False),
+    (_ZOSTER_BODY + " Se recomienda tratamiento antiviral.", "choice", ABCDE, _ZOSTER, _ZOSTER_Q, "A", False),
+    (_DEPTH_BODY + "\n\n**Comment:** The nearer marker is the dim one.", "label", ("red", "blue"), (), _DEPTH_Q,
+     "red", False),
+    (_DEPTH_BODY + "\n\n### Caveat\nFollow-up endoscopy is recommended.", "label", ("red", "blue"), (), _DEPTH_Q,
+     "red", False),
 ])
 def test_held_out_129_closing_answers_with_remarks_after_them(
         reply: str, kind: str, labels: tuple[str, ...], options: tuple[str, ...], question: str, choice: str | None,
@@ -13314,13 +13315,18 @@ def test_held_out_129_closing_answers_with_remarks_after_them(
 
 
 @pytest.mark.parametrize(("reply", "choice", "sure"), [
-    # held-out batch 129: "this is" after a word that takes "this" as its object declares nothing
+    # held-out batch 129: "this is X" closing a sentence whose subject is what must be excluded declares nothing
     ("Everything fits pseudotumor cerebri. Migraine wouldn't produce these changes. The one diagnosis that must always "
      "be excluded before settling on this is cerebral venous sinus thrombosis, which can produce an identical "
      "picture. An MR venogram is essential.", None, False),
     ("Having weighed all of this, this is B.", "B", True),
+    # (a hostile review of 75449d8: whatever stands before "this", the answer as the subject declares)
+    ("My answer to this is B.", "B", True),
+    ("What I make of it is A.", "A", True),
+    ("It is migraine, one might think. The papilloedema and empty sella argue otherwise. The answer after thinking "
+     "about it is idiopathic intracranial hypertension.", "A", True),
 ])
-def test_held_out_129_this_as_an_object_declares_nothing(reply: str, choice: str | None, sure: bool) -> None:
+def test_held_out_129_what_must_be_excluded_is_no_answer(reply: str, choice: str | None, sure: bool) -> None:
     options = ("Idiopathic intracranial hypertension", "Cerebral venous sinus thrombosis", "Pituitary adenoma",
                "Migraine", "Meningioma")
     answer = extract(reply, "choice", ABCDE, options, question="What is the most likely diagnosis?")

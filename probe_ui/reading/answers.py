@@ -256,6 +256,7 @@ from probe_ui.reading.options import (
     option_walk,
     options_in_words,
     value_option,
+    walk_verdicts,
     walked_answer,
     whole_text,
     yes_no_options,
@@ -1628,6 +1629,16 @@ def _against_own_reasons(clean: str, item: Item, decl: Found, refusal: bool, sug
         and is_sure(reasons, item, how, found, refusal=refusal)
 
 
+# a walk through the options as a table's rows ("| A. Myocardial infarction | None specific | ... |")
+_ROW_START = re.compile(r"[ \t]*\|[ \t]*[(\[]?[A-Z][.):\]]")
+
+
+def _line_end(text: str, at: int) -> int:
+    """Where the line holding ``at`` ends."""
+    end = text.find("\n", at)
+    return len(text) if end < 0 else end
+
+
 def _read_choice(clean: str, item: Item, decl: Found, out_of_range: bool, refusal: bool, suggested: str | None
                  ) -> tuple[str | None, str]:
     """Rules 3-4 for choice items."""
@@ -1688,6 +1699,13 @@ def _read_choice(clean: str, item: Item, decl: Found, out_of_range: bool, refusa
         # (options.walked_answer), unless the reply declares its answer or opens with it before the walk ("**B. Right
         # side**\n\nReasoning:\nA. Left side: ...")
         before = masked[:walk[0][0]]
+        if set(walk_verdicts(masked, item, walk)) == {"open"} and all(
+                _ROW_START.match(clean, clean.rfind("\n", 0, start) + 1) for start, _ in walk):
+            # held-out batch 129: a table whose rows only describe each option ("| A. Myocardial infarction | None
+            # specific | ... |"), then "... that makes C, aortic dissection, the most likely diagnosis.": the rows
+            # name no answer, and what the reply says outside them is read
+            rows = [(clean.rfind("\n", 0, start) + 1, _line_end(clean, start)) for start, _ in walk]
+            return _read_choice(mask_spans(clean, rows), item, decl, out_of_range, refusal, suggested)
         if decl.label is None and (not before.strip(" \t\n*_#>") or head_letter(before, item) is None):
             return walked_answer(masked, item, walk) or (None, "ambiguous")
         masked = mask_spans(masked, walk)

@@ -163,10 +163,11 @@ _DECL_CHOICE_ONLY = re.compile(
 # batch 49: "It doesn't look like a basal cell carcinoma to me", "this does not seem to be X", "it never appears to
 # be X": a "looks like" cue denied just before it declares nothing
 _LOOK_DENIED = re.compile(r"(?i)(?:n['\u2019]t|\bnot|\bnever)(?:\s+(?:really|quite|exactly|actually))?\s+$")
-# a word that takes "this" or "it" as its object, so that "this is" after it opens no declaration ("before settling
-# on this is X", "the one thing to add to it is X")
-_THIS_AS_OBJECT = re.compile(r"(?i)\b(?:on|of|to|with|about|for|from|beyond|before|after|behind|against|than|into|"
-                             r"upon|over|under|besides|beside)\s+$")
+# what the sentence's subject is when "this is X" or "it is X" closes it: what is to be excluded ("The one diagnosis
+# that must always be excluded before settling on this is X"), so X is no answer (held-out batch 129; not "The answer
+# after thinking about it is X": a hostile review)
+_TO_BE_EXCLUDED = re.compile(r"(?i)\b(?:(?:must|should|needs?\s+to|has\s+to|have\s+to)\s+(?:always\s+|first\s+|still\s+"
+                             r"|also\s+)?be\s+(?:excluded|ruled\s+out)|to\s+(?:exclude|rule\s+out))\b[^.!?;\n]*$")
 # what such a cue says of the options themselves, not of the image: "The options seem to be in an unusual order"
 _OPTIONS_AS_SUBJECT = re.compile(r"(?i)\b(?:the|these|those|its|your)\s+(?:answer\s+)?(?:options|choices|"
                                  r"alternatives|labels|answers|question)\s+(?:all\s+)?$")
@@ -704,9 +705,8 @@ def last_declaration(text: str, item: Item) -> Found:
             if m.group(0)[0] in "lLsSaA" and _LOOK_DENIED.search(text, max(0, m.start() - 30), m.start()):
                 continue  # batch 49: "It doesn't look like a basal cell carcinoma to me — ...": a denial
             if re.match(r"(?i)(?:this|it)\b", m.group(0)) \
-                    and _THIS_AS_OBJECT.search(text, max(0, m.start() - 30), m.start()):
-                continue  # held-out batch 129: "The one diagnosis that must always be excluded before settling on
-                # this is cerebral venous sinus thrombosis": "this" is what a verb or preposition takes, not a subject
+                    and _TO_BE_EXCLUDED.search(text, max(0, m.start() - 120), m.start()):
+                continue  # held-out batch 129 (:data:`_TO_BE_EXCLUDED`)
             cands.append((m.start(), "weak", m.start(), m.end(), m.group(0)))
         for m in _DECL_HEDGE.finditer(text) if any(w in low for w in ("probabl", "likely", "guess", "lean")) else ():
             if m.start() and text[m.start() - 1].isalnum():

@@ -332,9 +332,11 @@ def _declared_body(text: str, item: Item) -> str:
     return text[:max((m.end() for m in _SENTENCE_MARK.finditer(text, 0, at)), default=0)] if at > 0 else ""
 
 
-def _negated_choice(text: str, item: Item, label: str | None) -> bool:
+def _negated_choice(text: str, item: Item, label: str | None, declared_at: int = -1) -> bool:
     """The chosen option's first word right after a negation the option itself does not hold ("non-proliferative"
-    or "not proliferative" read as "proliferative ...")."""
+    or "not proliferative" read as "proliferative ..."). Before a declaration at ``declared_at``, another option that
+    opens with that negation is named, not ours denied (held-out batch 129: "... hard exudates, which on their own
+    could fit non-proliferative disease. ... So my answer is proliferative diabetic retinopathy (A).")."""
     opt = dict((lab, o) for lab, o in zip(item.labels, item.options)).get(label or "")
     if _denied_after(text, opt or ""):
         return True
@@ -358,6 +360,8 @@ def _negated_choice(text: str, item: Item, label: str | None) -> bool:
         if any(re.search(rf"(?<!\w)\(?{lab}[.):][ \t]*[*_]*[ \t]*\Z", text[max(0, m.start() - 8):m.start()])
                for lab, o in zip(item.labels, item.options) if o != opt and pattern.search(o)):
             continue  # "- **A. Non-proliferative DR:** ...": another option named by its letter and first words
+        if m.end() <= declared_at and any(norm(o).startswith(norm(m.group(0))) for o in item.options if o != opt):
+            continue
         return True
     return False
 
@@ -683,10 +687,10 @@ def _closes_with(text: str, item: Item, method: str, label: str | None) -> bool:
     return alone.choice == label and alone.sure and alone.method != "question_subject"
 
 
-# what answers in a remark: the word "answer", or a yes or no standing as one ("Answer: No.", "so the answer is no"),
+# what answers in advice: the word "answer", or a yes or no standing as one ("Answer: No.", "so the answer is no"),
 # not as the article of what it denies ("No free air is identified.")
 _ANSWER_WORD = re.compile(r"(?i)\banswer|\b(?:yes|no)\b(?![ \t]+[^\W\d_])")
-# English words that few other languages written in Latin letters share: a remark without two of them may say
+# English words that few other languages written in Latin letters share: advice without one of them may say
 # anything (held-out batch 119: "Le diagnostic est clinique et ne nécessite pas de sérologie à ce stade ; ...")
 _ENGLISH_WORDS = lexicon.ENGLISH_SIGNS | frozenset(
     "of is be would should will can to if it which than from by an at on as or".split())
@@ -700,49 +704,47 @@ def _shares_an_option_word(sentence: str, item: Item) -> bool:
 
 
 def _in_english(sentence: str) -> bool:
-    """Whether a remark is English, as far as the rules can tell: two of :data:`_ENGLISH_WORDS`, and no word the
+    """Whether advice is English, as far as the rules can tell: one of :data:`_ENGLISH_WORDS`, and no word the
     glosses of other languages translate."""
     words = {w.casefold() for w in lexicon.TOKEN.findall(sentence)}
-    return len(words & _ENGLISH_WORDS) >= 2 and lexicon.translate(sentence) == sentence
+    return bool(words & _ENGLISH_WORDS) and lexicon.translate(sentence) == sentence
 # where a reply's closing sentences and lines part
 _CLOSING_SPLIT = re.compile(r"(?<=[.!?;])\s+|\n+")
-#: at most this many remarks after the closing answer are set aside as asides (advice is set aside however long)
-_MOST_ASIDES = 3
-# what keeps a remark after the answer from being an aside: a turn against what came before ("but", "that said"), a
-# limit of the study ("suboptimal", "can't"), something left open ("unless", "rule out")
-_NOT_ASIDE = re.compile(r"(?i)\b(?:but|however|although|though|yet|still|nevertheless|nonetheless|that\s+said|"
-                        r"then\s+again|on\s+the\s+other\s+hand|alternatively|unless|otherwise|instead|limit\w*|poor\w*|"
-                        r"suboptimal|quality|cannot|unable|difficult|hard\s+to|impossible|exclud\w*|rule\s+out|"
-                        r"ruled\s+out|miss\w*|mistak\w*|wrong\w*|error\w*|revis\w*|reconsider\w*|not)\b|n't\b")
+# what keeps advice after the answer from being only advice: a turn against what came before ("but", "that said"), a
+# limit of the study ("suboptimal", "can't"), something left open ("unless", "rule out"), a test that would decide
+# ("An ultrasound would settle it.", "Final call rests with the radiologist."): a hostile review of 75449d8
+_NOT_ONLY_ADVICE = re.compile(r"(?i)\b(?:but|however|although|though|yet|still|nevertheless|nonetheless|that\s+said|"
+                              r"then\s+again|on\s+the\s+other\s+hand|alternatively|unless|otherwise|instead|limit\w*|"
+                              r"poor\w*|suboptimal|quality|cannot|unable|difficult|hard\s+to|impossible|exclud\w*|"
+                              r"rule\s+out|ruled\s+out|miss\w*|mistak\w*|wrong\w*|error\w*|revis\w*|reconsider\w*|"
+                              r"not|same|equally|close|second\s+opinion|rests?\s+with|settle\w*|decide\w*|"
+                              r"(?:clarify|confirm|distinguish|differentiate|tell)\s+(?:it|this|that|which|whether|"
+                              r"between|the\s+(?:diagnosis|question|issue|matter|answer|side|level)))\b|n't\b")
+# a heading over what follows the answer that announces a doubt ("### Caveat", "**Limitations:**")
+_DOUBT_HEADING = re.compile(r"(?i)\b(?:caveat|limitation|pitfall|uncertain|differential|alternative|however|but)")
 
 
 def before_asides(text: str, item: Item) -> str:
-    """The reply up to the end of its closing answer: without the advice, the headings over it ("### Note") and up to
-    three remarks that name no answer, weigh nothing and doubt nothing, after it (held-out batches 125 and 127: "...
-    that makes herpes zoster (A) the most likely diagnosis. Antivirals work best if started within 72 hours of
-    onset.", "**Revised answer:** A. Arterial phase.\n**Comment:** The preliminary assessment relied on the
-    appearance of the liver alone ...": an answer in the reply's last paragraph, with a remark after it)."""
+    """The reply up to the end of its closing answer: without the advice after it and the headings over that advice
+    ("... and that makes herpes zoster (A) the most likely diagnosis. Antiviral treatment is recommended.",
+    "**Revised answer:** A. Arterial phase.\n**Recommendation:** Follow-up in six months."). Advice that names an
+    option, a word of one, what is asked or an answer, that hedges or turns, or that says what would decide is no
+    aside (a hostile review of 75449d8: "... Both collecting systems are dilated to the same degree.", "An ultrasound
+    of the flanks would settle it."); nor is a remark that is not advice."""
     asked = finding_stems(item.question) if item.question else set()
     end = len(text.rstrip())
-    asides = 0
     while end > 0:
         start = max((m.end() for m in _CLOSING_SPLIT.finditer(text, max(0, end - 3000), end)), default=0)
         sentence = text[start:end]
-        if sentence.strip(" \t\n*_#>-") and not _HEADING_ONLY.fullmatch(sentence.strip()):
-            if HEDGE.search(sentence) or _OPEN_ADVICE.search(sentence):
-                break
-            if _ADVICE.search(sentence):
-                if _answering(sentence, item, set()):
-                    break
-            elif asides == _MOST_ASIDES or not _in_english(sentence) or _NOT_ASIDE.search(sentence) \
-                    or _BODY_DOUBT.search(sentence) or _change_of_mind_cues(sentence) or _OWN_ANSWER.search(sentence) \
-                    or (item.kind != "yesno" and named_in(sentence, item)) or finding_stems(sentence) & asked \
-                    or _ANSWER_WORD.search(sentence) or _shares_an_option_word(sentence, item):
-                break  # (a remark names no answer and nothing asked: "No free air is identified." may stand)
-            else:
-                asides += 1
-        elif _answering(sentence, item, set()):
-            break  # ("Yes" on a line of its own is the answer, not a heading)
+        if _HEADING_ONLY.fullmatch(sentence.strip()) or not sentence.strip(" \t\n*_#>-"):
+            if _answering(sentence, item, set()) or _DOUBT_HEADING.search(sentence):
+                break  # ("Yes" on a line of its own is the answer, not a heading)
+        elif not _ADVICE.search(sentence) or HEDGE.search(sentence) or _OPEN_ADVICE.search(sentence) \
+                or _NOT_ONLY_ADVICE.search(sentence) or _BODY_DOUBT.search(sentence) \
+                or _change_of_mind_cues(sentence) or _answering(sentence, item, set()) \
+                or finding_stems(sentence) & asked or _ANSWER_WORD.search(sentence) \
+                or _shares_an_option_word(sentence, item) or not _in_english(sentence):
+            break
         end = len(text[:start].rstrip())
     return text[:end]
 
@@ -1293,7 +1295,8 @@ def doubts(text: str, item: Item, method: str, label: str | None = None, *, refu
     part = _hedged_part(t, item, method, label, placed)
     if HEDGE.search(part) or FOREIGN_HEDGE.search(part):
         found.append("hedge")
-    if item.options and _negated_choice(t, item, label):
+    declared_at = last_declaration(t, item).at if method == "declaration" and item.options else -1
+    if item.options and _negated_choice(t, item, label, declared_at):
         found.append("negation")
     if item.kind != "yesno" and method not in _DECLARED and _COMPARED.search(_last_clause(t)):
         found.append("compared")  # "Obstructive, favoured versus communicating.": which one it favours is in words
