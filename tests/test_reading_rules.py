@@ -13267,6 +13267,7 @@ def test_held_out_125_126_general_limits_and_blamed_images(reply: str, refusal: 
     assert is_refusal(reply) is refusal
 
 
+
 _ZOSTER = ("Herpes zoster", "Impetigo", "Contact dermatitis", "Cellulitis", "Tinea corporis")
 _ZOSTER_Q = "What is the most likely diagnosis of this rash?"
 _ZOSTER_BODY = ("The photograph shows a band of grouped vesicles on an erythematous base, running around the left side "
@@ -13276,42 +13277,46 @@ _ZOSTER_BODY = ("The photograph shows a band of grouped vesicles on an erythemat
                 "Put together, a unilateral, dermatomal, vesicular rash is the classic picture of reactivated "
                 "varicella-zoster virus, and that makes herpes zoster (A) the most likely diagnosis.")
 _DEPTH_Q = "Which dot is closer to the camera, red or blue?"
-_DEPTH_BODY = ("Blue. On a second look the dots are overlays, so I re-assessed with depth cues:\n"
-               "- Illumination: the mucosa around the red marker is brightly lit; around the blue one it is dim.\n"
-               "- Texture: mucosal pits are resolved around the red marker only.\n\n**Revised answer:** red.")
+_CHEST = ("Myocardial infarction", "Pulmonary embolism", "Aortic dissection", "Pneumothorax", "Pericarditis")
+_CHEST_TABLE = ("Here is a comparison of the options against the image.\n\n| Option | Key findings here | Verdict |\n"
+                "|---|---|---|\n| A. Myocardial infarction | ST changes absent | Absent |\n| B. Pulmonary embolism | "
+                "No RV strain | Absent |\n| C. Aortic dissection | Wide mediastinum | Absent |\n| D. Pneumothorax | "
+                "No pleural line | Present |\n| E. Pericarditis | No rub | Absent |\n\n")
+_DR = ("Proliferative diabetic retinopathy", "Non-proliferative diabetic retinopathy")
+_DR_Q = "Does this fundus photograph show proliferative or non-proliferative diabetic retinopathy?"
 
 
-@pytest.mark.parametrize(("reply", "kind", "labels", "options", "question", "choice", "sure"), [
-    # held-out batches 125, 127 and 129: the answer in the last paragraph of a long reply, advice after it that names
-    # no answer, no option's word and nothing asked, and neither turns nor doubts: the answer stands where the reply
-    # puts it, as a revision settled by its closing answer does
-    (_ZOSTER_BODY + " Antiviral treatment is recommended within 72 hours of onset.", "choice", ABCDE, _ZOSTER,
-     _ZOSTER_Q, "A", True),
-    (_DEPTH_BODY + "\n\n**Recommendation:** Follow-up endoscopy is recommended in a year.", "label", ("red", "blue"),
-     (), _DEPTH_Q, "red", True),
-    # (not a remark that is no advice, however harmless, nor advice that says what would decide, turns, names what
-    # another option names, or is in a language the rules do not read: a hostile review of 75449d8)
-    (_ZOSTER_BODY + " Antivirals work best if started within 72 hours of onset.", "choice", ABCDE, _ZOSTER,
-     _ZOSTER_Q, "A", False),
-    (_ZOSTER_BODY + " Honey-crusted school sores are the better fit.", "choice", ABCDE, _ZOSTER, _ZOSTER_Q, "A",
-     False),
-    (_ZOSTER_BODY + " A PCR swab is recommended, as only that would settle it.", "choice", ABCDE, _ZOSTER,
-     _ZOSTER_Q, "A", False),
-    (_ZOSTER_BODY + " Treatment of contact dermatitis is recommended as well.", "choice", ABCDE, _ZOSTER, _ZOSTER_Q,
-     "A", False),
-    (_ZOSTER_BODY + " Treatment is recommended, but an allergy would look the same.", "choice", ABCDE, _ZOSTER,
-     _ZOSTER_Q, "A", False),
-    (_ZOSTER_BODY + " Se recomienda tratamiento antiviral.", "choice", ABCDE, _ZOSTER, _ZOSTER_Q, "A", False),
-    (_DEPTH_BODY + "\n\n**Comment:** The nearer marker is the dim one.", "label", ("red", "blue"), (), _DEPTH_Q,
-     "red", False),
-    (_DEPTH_BODY + "\n\n### Caveat\nFollow-up endoscopy is recommended.", "label", ("red", "blue"), (), _DEPTH_Q,
-     "red", False),
+@pytest.mark.parametrize(("reply", "kind", "labels", "options", "question", "choice"), [
+    # held-out batches 125, 127 and 129: what was tried to make more long replies sure, and two hostile reviews of it
+    # (228 and 168 near misses) found sure and wrong; these stay guesses
+    # a remark after a long reply's closing answer, however harmless it looks, may turn it
+    (_ZOSTER_BODY + " Antivirals work best if started within 72 hours of onset.", "choice", ABCDE, _ZOSTER, _ZOSTER_Q,
+     "A"),
+    (_ZOSTER_BODY + " Honey-crusted school sores are the better fit.", "choice", ABCDE, _ZOSTER, _ZOSTER_Q, "A"),
+    # advice after a revision may go back on it, or treat another option
+    ("Red. On a closer look, the blue dot overlaps the red one and its shadow falls in front, so blue is nearer. "
+     "Revised answer: blue. Recommendation: go with the first instinct.", "label", ("red", "blue"), (), _DEPTH_Q,
+     "blue"),
+    ("C. Aortic dissection. Actually, on reflection, the visceral pleural line with absent lung markings beyond it is "
+     "the real finding, and the mediastinum is normal. D. Pneumothorax. Recommend thrombolysis and cath-lab referral.",
+     "choice", ABCDE, _CHEST, "A 62-year-old man has sudden chest pain. What is the most likely diagnosis?", "D"),
+    # a table's verdict may stand in a later column
+    (_CHEST_TABLE + "The mediastinum is not widened, unlike in aortic dissection (C).", "choice", ABCDE, _CHEST,
+     "A 62-year-old man has sudden chest pain. What is the most likely diagnosis?", None),
+    # "non-proliferative" before a declared A may be what the reply found
+    ("Non-proliferative disease. Answer: proliferative diabetic retinopathy (A)", "choice", ("A", "B"), _DR, _DR_Q,
+     "A"),
+    # a choice the reply says it is still torn over, wherever it says so (older sure errors the second review found)
+    ("Impetigo is possible. Honestly, I keep going back and forth between two of these. So my answer is herpes "
+     "zoster (A).", "choice", ABCDE, _ZOSTER, _ZOSTER_Q, "A"),
+    ("A tearing pain radiating to the back fits too. I'm torn between two options, admittedly. The answer is aortic "
+     "dissection (C).", "choice", ABCDE, _CHEST, "A 62-year-old man has sudden chest pain. What is the most likely "
+     "diagnosis?", "C"),
 ])
-def test_held_out_129_closing_answers_with_remarks_after_them(
-        reply: str, kind: str, labels: tuple[str, ...], options: tuple[str, ...], question: str, choice: str | None,
-        sure: bool) -> None:
+def test_held_out_129_near_misses_stay_guesses(reply: str, kind: str, labels: tuple[str, ...],
+                                                options: tuple[str, ...], question: str, choice: str | None) -> None:
     answer = extract(reply, kind, labels, options, question=question)
-    assert (answer.choice, answer.sure) == (choice, sure), answer
+    assert answer.choice == choice and not answer.sure, answer
 
 
 @pytest.mark.parametrize(("reply", "choice", "sure"), [
@@ -13325,9 +13330,18 @@ def test_held_out_129_closing_answers_with_remarks_after_them(
     ("What I make of it is A.", "A", True),
     ("It is migraine, one might think. The papilloedema and empty sella argue otherwise. The answer after thinking "
      "about it is idiopathic intracranial hypertension.", "A", True),
+    ("At first look it is migraine. But the feature you'd use to exclude migraine is papilloedema, and it is plainly "
+     "here, so this is idiopathic intracranial hypertension.", "A", True),
 ])
 def test_held_out_129_what_must_be_excluded_is_no_answer(reply: str, choice: str | None, sure: bool) -> None:
     options = ("Idiopathic intracranial hypertension", "Cerebral venous sinus thrombosis", "Pituitary adenoma",
                "Migraine", "Meningioma")
     answer = extract(reply, "choice", ABCDE, options, question="What is the most likely diagnosis?")
     assert (answer.choice, answer.sure) == (choice, sure), answer
+
+
+def test_a_doubt_the_reply_has_resolved_leaves_its_answer_sure() -> None:
+    # (the near miss of TORN: torn once, no longer)
+    answer = extract("I was torn at first, but the dermatome settles it: herpes zoster (A).", "choice", ABCDE, _ZOSTER,
+                     question=_ZOSTER_Q)
+    assert (answer.choice, answer.sure) == ("A", True)

@@ -256,7 +256,6 @@ from probe_ui.reading.options import (
     option_walk,
     options_in_words,
     value_option,
-    walk_verdicts,
     walked_answer,
     whole_text,
     yes_no_options,
@@ -300,7 +299,6 @@ from probe_ui.reading.structured import (
 from probe_ui.reading.sureness import (
     LONG_WORDS,
     REVERSAL,
-    before_asides,
     declaration_denied,
     deferred_spans,
     is_sure,
@@ -637,10 +635,7 @@ def extract(text: str, kind: str, labels: Sequence[str], options: Sequence[str] 
         # answer it reverses; sure only as any reversal is, where the reply settles it in its closing words and
         # nothing else doubts it (held-out batch 126: "No.\nCorrection: The spleen measures 15.5 cm ..., which is
         # enlarged. Answer: Yes", as "No. Correction: ... Answer: Yes." on one line already was)
-        # (its closing words, the advice and remarks after them aside: "Revised answer: red.\nComment: In
-        # wide-angle endoscopic optics, ...", held-out batch 125)
-        last = [x for x in re.split(r"(?<=[.!?])\s+|\n+", before_asides(clean, item).strip())
-                if x.strip(" \t*_#>-.")][-1:]
+        last = [x for x in re.split(r"(?<=[.!?])\s+|\n+", clean.strip()) if x.strip(" \t*_#>-.")][-1:]
         closing = _read(last[0], item, refusal, suggested, corrections=False) if last else (None, "none")
         closes = closing[0] == revised and closing[1] in _CLOSING_STATED  # (not "No way to be sure, though.": a review)
         return Answer(revised, "final_verdict", invalid=False, refusal=refusal,
@@ -1629,16 +1624,6 @@ def _against_own_reasons(clean: str, item: Item, decl: Found, refusal: bool, sug
         and is_sure(reasons, item, how, found, refusal=refusal)
 
 
-# a walk through the options as a table's rows ("| A. Myocardial infarction | None specific | ... |")
-_ROW_START = re.compile(r"[ \t]*\|[ \t]*[(\[]?[A-Z][.):\]]")
-
-
-def _line_end(text: str, at: int) -> int:
-    """Where the line holding ``at`` ends."""
-    end = text.find("\n", at)
-    return len(text) if end < 0 else end
-
-
 def _read_choice(clean: str, item: Item, decl: Found, out_of_range: bool, refusal: bool, suggested: str | None
                  ) -> tuple[str | None, str]:
     """Rules 3-4 for choice items."""
@@ -1699,13 +1684,6 @@ def _read_choice(clean: str, item: Item, decl: Found, out_of_range: bool, refusa
         # (options.walked_answer), unless the reply declares its answer or opens with it before the walk ("**B. Right
         # side**\n\nReasoning:\nA. Left side: ...")
         before = masked[:walk[0][0]]
-        if set(walk_verdicts(masked, item, walk)) == {"open"} and all(
-                _ROW_START.match(clean, clean.rfind("\n", 0, start) + 1) for start, _ in walk):
-            # held-out batch 129: a table whose rows only describe each option ("| A. Myocardial infarction | None
-            # specific | ... |"), then "... that makes C, aortic dissection, the most likely diagnosis.": the rows
-            # name no answer, and what the reply says outside them is read
-            rows = [(clean.rfind("\n", 0, start) + 1, _line_end(clean, start)) for start, _ in walk]
-            return _read_choice(mask_spans(clean, rows), item, decl, out_of_range, refusal, suggested)
         if decl.label is None and (not before.strip(" \t\n*_#>") or head_letter(before, item) is None):
             return walked_answer(masked, item, walk) or (None, "ambiguous")
         masked = mask_spans(masked, walk)

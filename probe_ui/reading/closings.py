@@ -87,11 +87,8 @@ _SURPASSED = re.compile(r"(?i)\b(?:goes|go|gone|going|went|is|are|has\s+(?:progr
 # batch 67: "dot-blot haemorrhages and hard exudates ..., which on their own would put this at non-proliferative. But
 # ... new vessels": what some findings alone would make it, before the finding that changes it, is not what the body
 # argues for (to the clause's end)
-# (held-out batch 129: "... hard exudates, which on their own could fit non-proliferative disease. But once there are
-# new vessels on the disc ...")
 _ON_THEIR_OWN = re.compile(r"(?i)\b(?:on[ \t]+(?:their|its)[ \t]+own|by[ \t]+(?:themselves|itself)|alone)[ \t]*,?[ \t]+"
-                           r"(?:would|could|might)[ \t]+(?:put|place|make|suggest|point[ \t]+to|favou?r|mean|call|fit|"
-                           r"match)\b[^.;:\n]{0,80}")
+                           r"would[ \t]+(?:put|place|make|suggest|point[ \t]+to|favou?r|mean|call)\b[^.;:\n]{0,80}")
 # batches 45-46: "a solitary spiculated mass favours a primary tumour over metastasis", "... favour a bone-forming
 # primary tumour over Ewing sarcoma, which is more often diaphyseal": what the body favours another over (the span
 # from "over" to the clause's end) is not what it argues for

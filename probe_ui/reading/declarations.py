@@ -163,11 +163,14 @@ _DECL_CHOICE_ONLY = re.compile(
 # batch 49: "It doesn't look like a basal cell carcinoma to me", "this does not seem to be X", "it never appears to
 # be X": a "looks like" cue denied just before it declares nothing
 _LOOK_DENIED = re.compile(r"(?i)(?:n['\u2019]t|\bnot|\bnever)(?:\s+(?:really|quite|exactly|actually))?\s+$")
-# what the sentence's subject is when "this is X" or "it is X" closes it: what is to be excluded ("The one diagnosis
-# that must always be excluded before settling on this is X"), so X is no answer (held-out batch 129; not "The answer
-# after thinking about it is X": a hostile review)
-_TO_BE_EXCLUDED = re.compile(r"(?i)\b(?:(?:must|should|needs?\s+to|has\s+to|have\s+to)\s+(?:always\s+|first\s+|still\s+"
-                             r"|also\s+)?be\s+(?:excluded|ruled\s+out)|to\s+(?:exclude|rule\s+out))\b[^.!?;\n]*$")
+# a sentence whose subject is what is to be excluded, closed by "this is X" or "it is X" ("The one diagnosis that must
+# always be excluded before settling on this is X"): X is no answer (held-out batch 129). Only where the subject runs
+# to "this is" without a break (not "The answer after thinking about it is X", "... the feature you'd use to exclude
+# impetigo is a dermatomal band, and that band is plainly here, so this is herpes zoster": two hostile reviews)
+_TO_BE_EXCLUDED = re.compile(r"(?i)\b(?:diagnosis|diagnoses|one|thing|condition|entity|cause|possibility)\s+"
+                             r"(?:(?:that|which)\s+(?:(?:we|you|I)\s+)?(?:must|should|needs?\s+to|has\s+to|have\s+to)\s+"
+                             r"(?:always\s+|first\s+|still\s+|also\s+)?(?:be\s+(?:excluded|ruled\s+out)|exclude|rule\s+out)"
+                             r"|to\s+(?:exclude|rule\s+out))\b[^.!?;:,\n\u2013\u2014]*$")
 # what such a cue says of the options themselves, not of the image: "The options seem to be in an unusual order"
 _OPTIONS_AS_SUBJECT = re.compile(r"(?i)\b(?:the|these|those|its|your)\s+(?:answer\s+)?(?:options|choices|"
                                  r"alternatives|labels|answers|question)\s+(?:all\s+)?$")

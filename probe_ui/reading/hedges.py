@@ -54,6 +54,15 @@ SELF_DOUBT = re.compile(
     r"\b(?:only|just|purely)\s+as\s+a\s+guess\b|\b(?:could|might|may)\s+(?:equally|just\s+as\s+well)\s+(?:say|answer|"
     r"call\s+it|pick|choose)\b")
 
+#: a choice the reply says it is still torn over, in the present ("Honestly, I keep going back and forth between two
+#: of these. So my answer is herpes zoster (A).", "I'm torn between two options, admittedly. The answer is aortic
+#: dissection (C).": a hostile review of held-out batch 129's rules): whatever answer it then gives is a guess, wherever
+#: the words stand (not "I was torn at first, but the dermatome settles it", a doubt resolved)
+TORN = re.compile(r"(?i)\bI(?:'m|\s+am)\s+(?:still\s+|honestly\s+|really\s+|a\s+bit\s+|somewhat\s+|genuinely\s+)?"
+                  r"torn\b|"
+                  r"\bI\s+keep\s+(?:going|flipping|switching|coming)\s+back\s+and\s+forth\b|"
+                  r"\bI(?:'m|\s+am)\s+(?:still\s+)?(?:going|flipping|switching)\s+back\s+and\s+forth\b")
+
 #: the words that make a reading a guess, wherever they stand in the part of the reply that gives the answer
 HEDGE = re.compile(
     # (not what will "likely follow": batch 116's "staging and tissue sampling will likely follow")

@@ -475,9 +475,7 @@ def _shortened(said: str, option: str) -> bool:
 @functools.lru_cache(maxsize=64)
 def _walk_entry(lab: str) -> re.Pattern[str]:
     """An option's letter opening an entry of its own ("B. right: yes", "C) Bilateral — incorrect")."""
-    # (held-out batch 129: or a table's first cell, "| A. Myocardial infarction | None specific | ... |")
-    return re.compile(r"(?:^|(?<=[.!?;\n])|(?<=[.!?;][ \t])|(?<=^\|)|(?<=\n\|))[ \t]*[(\[]?("
-                      + re.escape(lab) + r")[.):\]][ \t]")
+    return re.compile(r"(?:^|(?<=[.!?;\n])|(?<=[.!?;][ \t]))[ \t]*[(\[]?(" + re.escape(lab) + r")[.):\]][ \t]")
 
 
 def option_walk(text: str, item: Item) -> list[tuple[int, int]]:
@@ -505,9 +503,12 @@ _ENTRY_ENDORSES = re.compile(r"(?i)\A[\s:;,.\-\u2013\u2014*_]*(?:(?:is|are|seems
                              r"true|most\s+likely|the\s+answer|this\s+is\s+(?:the|my)\s+answer|best\s+fit)")
 
 
-def walk_verdicts(text: str, item: Item, walk: list[tuple[int, int]]) -> list[str]:
-    """What each entry of a walk through the options (:func:`option_walk`) says of its option, in order: "right",
-    "wrong", or "open" (it only describes: "| A. Myocardial infarction | None specific | ... |")."""
+def walked_answer(text: str, item: Item, walk: list[tuple[int, int]]) -> tuple[str, str] | None:
+    """The answer of a reply that goes through every option in turn (:func:`option_walk`), from what each entry says
+    of its option: the one entry called right ("A. left: no. B. right: yes. C. bilateral: no. ...") is the answer
+    (method ``marked``, as a checklist's tick is); the first entry, left as it is while every other is called wrong
+    ("A. Left side.\nB. Right side is wrong: ...\nC. ..."), is an answer the reply opens with (``leading``). None
+    where the entries do not single one out."""
     ends = [start for start, _ in walk[1:]] + [len(text)]
     said: list[str] = []
     for (_, end), stop, (opt, _lab) in zip(walk, ends, item.option_map):
@@ -516,16 +517,6 @@ def walk_verdicts(text: str, item: Item, walk: list[tuple[int, int]]) -> list[st
             if opt else None
         rest = entry[own.end():] if own is not None else entry
         said.append("right" if _ENTRY_ENDORSES.match(rest) else "wrong" if _ENTRY_REJECTS.match(rest) else "open")
-    return said
-
-
-def walked_answer(text: str, item: Item, walk: list[tuple[int, int]]) -> tuple[str, str] | None:
-    """The answer of a reply that goes through every option in turn (:func:`option_walk`), from what each entry says
-    of its option: the one entry called right ("A. left: no. B. right: yes. C. bilateral: no. ...") is the answer
-    (method ``marked``, as a checklist's tick is); the first entry, left as it is while every other is called wrong
-    ("A. Left side.\nB. Right side is wrong: ...\nC. ..."), is an answer the reply opens with (``leading``). None
-    where the entries do not single one out."""
-    said = walk_verdicts(text, item, walk)
     labels = [lab for _, lab in item.option_map]
     if said.count("right") == 1:
         return labels[said.index("right")], "marked"

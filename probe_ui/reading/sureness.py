@@ -62,7 +62,7 @@ from probe_ui.reading.cleaning import RESTATED_QUESTION, SENTENCE_END, first_sen
 from probe_ui.reading.closings import negative_clauses, only_absent_or_normal, shows_predicate
 from probe_ui.reading.confidence import finding_odds
 from probe_ui.reading.declarations import last_declaration
-from probe_ui.reading.hedges import FOREIGN_HEDGE, HEDGE, RECOMMENDED, SELF_DOUBT
+from probe_ui.reading.hedges import FOREIGN_HEDGE, HEDGE, RECOMMENDED, SELF_DOUBT, TORN
 from probe_ui.reading.item import Item
 from probe_ui.reading.letters import lone_letter
 from probe_ui.reading.lexicon import fold_quotes
@@ -332,11 +332,9 @@ def _declared_body(text: str, item: Item) -> str:
     return text[:max((m.end() for m in _SENTENCE_MARK.finditer(text, 0, at)), default=0)] if at > 0 else ""
 
 
-def _negated_choice(text: str, item: Item, label: str | None, declared_at: int = -1) -> bool:
+def _negated_choice(text: str, item: Item, label: str | None) -> bool:
     """The chosen option's first word right after a negation the option itself does not hold ("non-proliferative"
-    or "not proliferative" read as "proliferative ..."). Before a declaration at ``declared_at``, another option that
-    opens with that negation is named, not ours denied (held-out batch 129: "... hard exudates, which on their own
-    could fit non-proliferative disease. ... So my answer is proliferative diabetic retinopathy (A).")."""
+    or "not proliferative" read as "proliferative ...")."""
     opt = dict((lab, o) for lab, o in zip(item.labels, item.options)).get(label or "")
     if _denied_after(text, opt or ""):
         return True
@@ -360,8 +358,6 @@ def _negated_choice(text: str, item: Item, label: str | None, declared_at: int =
         if any(re.search(rf"(?<!\w)\(?{lab}[.):][ \t]*[*_]*[ \t]*\Z", text[max(0, m.start() - 8):m.start()])
                for lab, o in zip(item.labels, item.options) if o != opt and pattern.search(o)):
             continue  # "- **A. Non-proliferative DR:** ...": another option named by its letter and first words
-        if m.end() <= declared_at and any(norm(o).startswith(norm(m.group(0))) for o in item.options if o != opt):
-            continue
         return True
     return False
 
@@ -675,7 +671,11 @@ def _closes_with(text: str, item: Item, method: str, label: str | None) -> bool:
             or len(text.split()) <= LONG_WORDS:
         return False
     # (each line too; of the last 3,000 characters, where a closing and its advice stand)
-    sentences = [x for x in _CLOSING_SPLIT.split(before_asides(text, item)[-3000:]) if x.strip(" \t\n*_#>-")]
+    sentences = [x for x in re.split(r"(?<=[.!?;])\s+|\n+", text[-3000:]) if x.strip(" \t\n*_#>-")]
+    while sentences and (_HEADING_ONLY.fullmatch(sentences[-1].strip()) or (
+            _ADVICE.search(sentences[-1]) and not _answering(sentences[-1], item, set())
+            and not HEDGE.search(sentences[-1]) and not _OPEN_ADVICE.search(sentences[-1]))):
+        sentences.pop()  # advice, and the headings over it ("### Note", "### Recommendation")
     if len(sentences) < 2:
         return False
     closing = sentences[-1].strip()
@@ -685,68 +685,6 @@ def _closes_with(text: str, item: Item, method: str, label: str | None) -> bool:
 
     alone = extract(closing, item.kind, item.labels, item.options, question=item.question)
     return alone.choice == label and alone.sure and alone.method != "question_subject"
-
-
-# what answers in advice: the word "answer", or a yes or no standing as one ("Answer: No.", "so the answer is no"),
-# not as the article of what it denies ("No free air is identified.")
-_ANSWER_WORD = re.compile(r"(?i)\banswer|\b(?:yes|no)\b(?![ \t]+[^\W\d_])")
-# English words that few other languages written in Latin letters share: advice without one of them may say
-# anything (held-out batch 119: "Le diagnostic est clinique et ne nécessite pas de sérologie à ce stade ; ...")
-_ENGLISH_WORDS = lexicon.ENGLISH_SIGNS | frozenset(
-    "of is be would should will can to if it which than from by an at on as or".split())
-
-
-def _shares_an_option_word(sentence: str, item: Item) -> bool:
-    """Whether a sentence shares a word that names something with an option's text ("The right collecting system is
-    normal" to the options "Left kidney", "Right kidney": a finding that bears on the choice, no aside)."""
-    said = {overlap.stem(w.casefold()) for w in overlap.content_words(sentence)}
-    return any(said & {overlap.stem(w.casefold()) for w in overlap.content_words(opt)} for opt in item.options)
-
-
-def _in_english(sentence: str) -> bool:
-    """Whether advice is English, as far as the rules can tell: one of :data:`_ENGLISH_WORDS`, and no word the
-    glosses of other languages translate."""
-    words = {w.casefold() for w in lexicon.TOKEN.findall(sentence)}
-    return bool(words & _ENGLISH_WORDS) and lexicon.translate(sentence) == sentence
-# where a reply's closing sentences and lines part
-_CLOSING_SPLIT = re.compile(r"(?<=[.!?;])\s+|\n+")
-# what keeps advice after the answer from being only advice: a turn against what came before ("but", "that said"), a
-# limit of the study ("suboptimal", "can't"), something left open ("unless", "rule out"), a test that would decide
-# ("An ultrasound would settle it.", "Final call rests with the radiologist."): a hostile review of 75449d8
-_NOT_ONLY_ADVICE = re.compile(r"(?i)\b(?:but|however|although|though|yet|still|nevertheless|nonetheless|that\s+said|"
-                              r"then\s+again|on\s+the\s+other\s+hand|alternatively|unless|otherwise|instead|limit\w*|"
-                              r"poor\w*|suboptimal|quality|cannot|unable|difficult|hard\s+to|impossible|exclud\w*|"
-                              r"rule\s+out|ruled\s+out|miss\w*|mistak\w*|wrong\w*|error\w*|revis\w*|reconsider\w*|"
-                              r"not|same|equally|close|second\s+opinion|rests?\s+with|settle\w*|decide\w*|"
-                              r"(?:clarify|confirm|distinguish|differentiate|tell)\s+(?:it|this|that|which|whether|"
-                              r"between|the\s+(?:diagnosis|question|issue|matter|answer|side|level)))\b|n't\b")
-# a heading over what follows the answer that announces a doubt ("### Caveat", "**Limitations:**")
-_DOUBT_HEADING = re.compile(r"(?i)\b(?:caveat|limitation|pitfall|uncertain|differential|alternative|however|but)")
-
-
-def before_asides(text: str, item: Item) -> str:
-    """The reply up to the end of its closing answer: without the advice after it and the headings over that advice
-    ("... and that makes herpes zoster (A) the most likely diagnosis. Antiviral treatment is recommended.",
-    "**Revised answer:** A. Arterial phase.\n**Recommendation:** Follow-up in six months."). Advice that names an
-    option, a word of one, what is asked or an answer, that hedges or turns, or that says what would decide is no
-    aside (a hostile review of 75449d8: "... Both collecting systems are dilated to the same degree.", "An ultrasound
-    of the flanks would settle it."); nor is a remark that is not advice."""
-    asked = finding_stems(item.question) if item.question else set()
-    end = len(text.rstrip())
-    while end > 0:
-        start = max((m.end() for m in _CLOSING_SPLIT.finditer(text, max(0, end - 3000), end)), default=0)
-        sentence = text[start:end]
-        if _HEADING_ONLY.fullmatch(sentence.strip()) or not sentence.strip(" \t\n*_#>-"):
-            if _answering(sentence, item, set()) or _DOUBT_HEADING.search(sentence):
-                break  # ("Yes" on a line of its own is the answer, not a heading)
-        elif not _ADVICE.search(sentence) or HEDGE.search(sentence) or _OPEN_ADVICE.search(sentence) \
-                or _NOT_ONLY_ADVICE.search(sentence) or _BODY_DOUBT.search(sentence) \
-                or _change_of_mind_cues(sentence) or _answering(sentence, item, set()) \
-                or finding_stems(sentence) & asked or _ANSWER_WORD.search(sentence) \
-                or _shares_an_option_word(sentence, item) or not _in_english(sentence):
-            break
-        end = len(text[:start].rstrip())
-    return text[:end]
 
 
 # what keeps advice from being only advice: a possibility it raises ("Follow-up imaging may reveal that this is a skin
@@ -959,7 +897,6 @@ def _settled_reversal(text: str, item: Item, label: str | None) -> bool:
     """
     if label is None:
         return False
-    text = before_asides(text, item)  # (its closing words: "**Revised answer:** red.\n**Comment:** In wide-angle ...")
     found = last_declaration(text, item)
     if item.kind == "label" and found.at >= 0 and not any(
             re.search(phrase_regex(w).pattern, text[found.at:found.at + 80], re.IGNORECASE)
@@ -1282,7 +1219,7 @@ def doubts(text: str, item: Item, method: str, label: str | None = None, *, refu
         and refusal and refusal_names(t) <= _UNANSWERABLE))
     if refusal and not unknown:
         found.append("refusal")
-    elif not refusal and undecided_between(t):
+    elif not refusal and (undecided_between(t) or TORN.search(t)):
         # batch 95: "**A. Stable.** Although, ..., the sac may have grown ..., which would make it aggravating. I can't
         # say which with confidence now.": two answers weighed, no decline (refusals._EQUIVOCAL), and the reply says
         # it cannot choose
@@ -1295,8 +1232,7 @@ def doubts(text: str, item: Item, method: str, label: str | None = None, *, refu
     part = _hedged_part(t, item, method, label, placed)
     if HEDGE.search(part) or FOREIGN_HEDGE.search(part):
         found.append("hedge")
-    declared_at = last_declaration(t, item).at if method == "declaration" and item.options else -1
-    if item.options and _negated_choice(t, item, label, declared_at):
+    if item.options and _negated_choice(t, item, label):
         found.append("negation")
     if item.kind != "yesno" and method not in _DECLARED and _COMPARED.search(_last_clause(t)):
         found.append("compared")  # "Obstructive, favoured versus communicating.": which one it favours is in words
