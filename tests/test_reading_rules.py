@@ -13345,3 +13345,21 @@ def test_a_doubt_the_reply_has_resolved_leaves_its_answer_sure() -> None:
     answer = extract("I was torn at first, but the dermatome settles it: herpes zoster (A).", "choice", ABCDE, _ZOSTER,
                      question=_ZOSTER_Q)
     assert (answer.choice, answer.sure) == ("A", True)
+
+
+@pytest.mark.parametrize(("reply", "question", "choice", "sure"), [
+    # an older sure error held-out batch 129 brought to light: the side read is the one the reply calls normal
+    ("Right-sided hydronephrosis; normal left kidney.", "Which kidney shows hydronephrosis?", "A", False),
+    ("Impression: Moderate right-sided hydronephrosis. Normal left kidney.", "Which kidney shows hydronephrosis?", "A",
+     False),
+    # (a doubt, not a reading of the other side; nor where the question asks for the normal side, nor "abnormal")
+    ("The left kidney is hydronephrotic.", "Which kidney shows hydronephrosis?", "A", True),
+    ("The left kidney is hydronephrotic; the abnormal left kidney needs a nephrostomy.",
+     "Which kidney shows hydronephrosis?", "A", True),
+    ("The healthy left kidney is the one functioning.", "Which kidney is functioning?",
+     "A", True),
+])
+def test_a_side_the_reply_calls_normal_is_no_sure_reading_of_it(reply: str, question: str, choice: str,
+                                                                  sure: bool) -> None:
+    answer = extract(reply, "choice", ("A", "B"), ("The left kidney", "The right kidney"), question=question)
+    assert (answer.choice, answer.sure) == (choice, sure), answer

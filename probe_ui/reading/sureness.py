@@ -362,6 +362,27 @@ def _negated_choice(text: str, item: Item, label: str | None) -> bool:
     return False
 
 
+# the side an option opens with ("The left kidney", "Right hip")
+_SIDE_OPTION = re.compile(r"(?i)\A\W*(?:the\s+)?(left|right)\b")
+# a question that asks which side is the normal or working one ("Which kidney is functioning?", "Which sinus is clear?")
+_ASKS_FOR_THE_NORMAL_SIDE = re.compile(r"(?i)\b(?:normal|unremarkable|healthy|spared|unaffected|preserved|clear|intact|"
+                                       r"aerated|functioning|working|enhanc\w*|donor|control|reference|comparison|"
+                                       r"uninvolved|dominant|expected|fine|better)\b")
+
+
+def _side_called_normal(text: str, item: Item, label: str | None) -> bool:
+    """Whether the option read is a side the reply calls normal ("Right-sided hydronephrosis; normal left kidney.",
+    "Impression: ... Normal left kidney." to "Which kidney shows hydronephrosis?", an older sure error held-out batch
+    129 brought to light): a doubt, never a reading of the other side (a hostile review of a rule that denied the side:
+    "Normal left maxillary sinus; the right is opacified." to "Which maxillary sinus is clear?"), and not where the
+    question asks for the normal side."""
+    if item.kind != "choice" or label is None or _ASKS_FOR_THE_NORMAL_SIDE.search(item.question or ""):
+        return False
+    side = _SIDE_OPTION.match(dict(zip(item.labels, item.options)).get(label, ""))
+    return side is not None and re.search(r"(?i)(?<!\bab)\b(?:normal|unremarkable|healthy)(?:[\s\-]+(?:appearing|"
+                                          r"looking))?[ \t]+(?:the[ \t]+)?" + side.group(1) + r"\b", text) is not None
+
+
 #: a negation in the clause before an option is named ("These findings don't point to A, erythema migrans.", "This
 #: doesn't look like erythema migrans"): the option is denied, not chosen, though the words after it are its own
 _NEGATED_CLAUSE = re.compile(r"(?i)\b(?:not|no|never|neither|nor|without|cannot)\b|n't\b")
@@ -1234,6 +1255,8 @@ def doubts(text: str, item: Item, method: str, label: str | None = None, *, refu
         found.append("hedge")
     if item.options and _negated_choice(t, item, label):
         found.append("negation")
+    elif _side_called_normal(t, item, label):
+        found.append("negation")  # "Right-sided hydronephrosis; normal left kidney." read as the left kidney
     if item.kind != "yesno" and method not in _DECLARED and _COMPARED.search(_last_clause(t)):
         found.append("compared")  # "Obstructive, favoured versus communicating.": which one it favours is in words
     if item.kind != "yesno" and method in _MENTIONS | {"language", "label_word"} and _FOREIGN_NOT.search(t):
