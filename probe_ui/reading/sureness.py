@@ -379,8 +379,8 @@ def _side_called_normal(text: str, item: Item, label: str | None) -> bool:
     if item.kind != "choice" or label is None or _ASKS_FOR_THE_NORMAL_SIDE.search(item.question or ""):
         return False
     side = _SIDE_OPTION.match(dict(zip(item.labels, item.options)).get(label, ""))
-    return side is not None and re.search(r"(?i)(?<!\bab)\b(?:normal|unremarkable|healthy)(?:[\s\-]+(?:appearing|"
-                                          r"looking))?[ \t]+(?:the[ \t]+)?" + side.group(1) + r"\b", text) is not None
+    return side is not None and pattern(r"(?i)\b(?:normal|unremarkable|healthy)(?:[\s\-]+(?:appearing|looking))?[ \t]+"
+                                        r"(?:the[ \t]+)?" + side.group(1).casefold() + r"\b").search(text) is not None
 
 
 #: a negation in the clause before an option is named ("These findings don't point to A, erythema migrans.", "This
