@@ -13230,6 +13230,13 @@ _FEMUR_LONG = ("The pelvis and both proximal femurs are in view. On the left the
     ("The brain isn't shown.", "yesno", YN, (), "Is this a scan of the brain? (please answer yes/no)", "no", True),
     ("Chest X-ray; the abdomen is not in it.", "yesno", YN, (),
      "Does this image show the chest? (please answer yes/no)", "yes", True),
+    # held-out batch 132: "frontal" naming a projection is no part of the head (the frontal lobe still is)
+    ("this is a chest x ray, frontal view", "yesno", YN, (), "Is this a scan of the brain? (please answer yes/no)",
+     "no", True),
+    ("Frontal and lateral radiographs of the chest.", "yesno", YN, (),
+     "Is this a scan of the brain? (please answer yes/no)", "no", True),
+    ("Axial CT through the frontal lobes.", "yesno", YN, (), "Is this a scan of the brain? (please answer yes/no)",
+     "yes", True),
 ])
 def test_held_out_125_126_revisions_suppositions_split_opinions_and_placed_letters(
         reply: str, kind: str, labels: tuple[str, ...], options: tuple[str, ...], question: str, choice: str | None,
@@ -13347,6 +13354,33 @@ def test_a_doubt_the_reply_has_resolved_leaves_its_answer_sure() -> None:
     assert (answer.choice, answer.sure) == ("A", True)
 
 
+@pytest.mark.parametrize(("reply", "kind", "labels", "options", "question", "choice", "sure", "refusal"), [
+    # held-out batch 131: a decline in other words gets the refusal flag (not where the reply answers after "but")
+    ("I'm sorry, but I don't think I can responsibly pick a diagnosis from this picture.", "choice", ABCDE, _ZOSTER,
+     _ZOSTER_Q, None, False, True),
+    ("I can't responsibly give an answer from this photo.", "choice", ABCDE, _ZOSTER, _ZOSTER_Q, None, False, True),
+    ("Herpes zoster (A). I can't give you a diagnosis for a real patient, only what the image suggests.", "choice",
+     ABCDE, _ZOSTER, _ZOSTER_Q, "A", True, False),
+    # held-out batch 131: "Leaning" heading a table's column (which option each feature points to) is no hedge; in a
+    # row, or in the reply's own words, it still is
+    ("**Answer: B. Malignant**\n\n| Feature | Finding | Leaning |\n| --- | --- | --- |\n| Shape | Irregular | "
+     "Malignant |\n| Margin | Spiculated | Malignant |\n\nEvery feature points the same way.", "choice", ("A", "B"),
+     ("Benign", "Malignant"), "Is the breast lesion benign or malignant?", "B", True, False),
+    ("**Answer: B. Malignant**\n\n| Feature | Finding |\n| --- | --- |\n| Shape | Irregular |\n\nI'm leaning "
+     "malignant overall.", "choice", ("A", "B"), ("Benign", "Malignant"), "Is the breast lesion benign or malignant?",
+     "B", False, False),
+    # held-out batch 132: a side called clear on its own line says nothing of the side named on the line before
+    ("### Findings\n- Meniscus at the left costophrenic angle\n- Right hemithorax clear\n\n### Answer\n"
+     "**A. left side**", "choice", ABCD, ("Left side", "Right side", "Both sides", "Neither side"),
+     "Which side shows the pleural effusion?", "A", True, False),
+])
+def test_held_out_131_132_declines_in_other_words_a_column_heading_and_a_side_line_by_line(
+        reply: str, kind: str, labels: tuple[str, ...], options: tuple[str, ...], question: str, choice: str | None,
+        sure: bool, refusal: bool) -> None:
+    answer = extract(reply, kind, labels, options, question=question)
+    assert (answer.choice, answer.sure, answer.refusal) == (choice, sure, refusal), answer
+
+
 @pytest.mark.parametrize(("reply", "question", "choice", "sure"), [
     # an older sure error held-out batch 129 brought to light: the side read is the one the reply calls normal
     ("Right-sided hydronephrosis; normal left kidney.", "Which kidney shows hydronephrosis?", "A", False),
@@ -13358,6 +13392,18 @@ def test_a_doubt_the_reply_has_resolved_leaves_its_answer_sure() -> None:
      "Which kidney shows hydronephrosis?", "A", True),
     ("The healthy left kidney is the one functioning.", "Which kidney is functioning?",
      "A", True),
+    # hostile reviews of fa489de (older sure errors): a side called clear after it; where the question asks which
+    # side is the normal one, the other side called normal
+    ("Not a healthy right kidney: the pelvis is dilated. Left kidney clear.", "Which kidney shows hydronephrosis?", "A",
+     False),
+    ("The normal left kidney. The right kidney is scarred.", "Which kidney is functioning?", "B", False),
+    ("Healthy left kidney. Right kidney is scarred.", "Which kidney is the good one?", "B", False),
+    # (the other side called normal, or clear with more said of it, or a normal study in the question: no doubt)
+    ("Left hydronephrosis; the right kidney is normal.", "Which kidney shows hydronephrosis?", "A", True),
+    ("Left hydronephrosis; the left ureter is clear of stones.", "Which kidney shows hydronephrosis?", "A", True),
+    ("Answer: A. The left kidney. The right kidney is normal.", "Which kidney is obstructed in this otherwise normal "
+     "study?", "A", True),
+    ("Right kidney: dilated pelvis and calyces. Answer: B.", "Which kidney shows hydronephrosis?", "B", True),
 ])
 def test_a_side_the_reply_calls_normal_is_no_sure_reading_of_it(reply: str, question: str, choice: str,
                                                                   sure: bool) -> None:

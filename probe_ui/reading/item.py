@@ -208,6 +208,14 @@ class Item:
         kidney") without saying anything more of it."""
         return self._option_words.get(label, frozenset())
 
+    @functools.cached_property
+    def _option_texts(self) -> dict[str, str]:
+        return dict(zip(self.labels, self.options))
+
+    def option_text(self, label: str | None) -> str:
+        """The text of option ``label`` as the item gives it ("" for none, or an item without option texts)."""
+        return self._option_texts.get(label or "", "")
+
     def letter(self, ch: str) -> str | None:
         return self.letters.get(ch.upper())
 

@@ -314,6 +314,11 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
      "Without seeing the lesion I can only guess: D."),
     # batch 65: "..., so I'll decline to choose between vasogenic and cytotoxic."
     ("decline", r"\bi\s+(?:must|have\s+to|will|would)\s+(?:respectfully\s+)?(?:decline|refrain|abstain)\b"
+                # held-out batch 131: "I'm sorry, but I don't think I can responsibly pick a diagnosis from this
+                # picture." (not "..., but the margins favour B")
+                r"|\bi\s+(?:can't|cannot|can\s+not|(?:don't|do\s+not)\s+think\s+i\s+can)\s+(?:responsibly\s+|reliably\s+|"
+                r"safely\s+|in\s+good\s+conscience\s+)?(?:pick|choose|select|give|offer|provide|make|name|venture|render)"
+                r"\s+(?:you\s+)?(?:a|an|any)\s+(?:diagnosis|answer|verdict|option)\b(?![^.!?\n]*\bbut\b)"
                 # a hostile review of held-out batch 125's rules: "Yes.\nThe radiograph can't be trusted for heart
                 # size when rotated like that, so I'm not answering." (its own answer withheld, at the reply's close)
                 r"|\bi(?:'m|\s+am)\s+not\s+answering(?:\s+(?:this|that|it))?[ \t]*[.!]?[ \t]*\Z"

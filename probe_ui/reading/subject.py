@@ -143,7 +143,10 @@ CATEGORIES: dict[str, dict[str, str]] = {
                   r"pubic\s+(?:rami|symphysis|bones?)|symphysis\s+pubis",
         "head": r"head|brain|cerebr\w*|cranial|intracranial|skull|cerebell\w*|(?:lateral|third|fourth)\s+ventricles?|"
                 r"periventricular|basal\s+ganglia|white\s+matter|gr[ae]y\s+matter|sulci|gyri|corpus\s+callosum|"
-                r"(?:frontal|parietal|temporal|occipital)(?:\s+lobes?)?|brain\s*stem|pons|midbrain",
+                # held-out batch 132: not "frontal" naming a projection ("this is a chest x ray, frontal view")
+                r"(?:frontal(?![\s\-]+(?:and[\s\-]+lateral[\s\-]+)?(?:views?|projections?|films?|radiographs?|"
+                r"images?|x[\s\-]?rays?|chest|(?-i:CXR|PA|AP))\b)|parietal|temporal|occipital)(?:\s+lobes?)?|"
+                r"brain\s*stem|pons|midbrain",
         "neck": r"neck|thyroid",
         "spine": r"spine|spinal|vertebra\w*|lumbar",
         "breast": r"breasts?|mammary",

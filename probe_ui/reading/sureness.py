@@ -335,20 +335,20 @@ def _declared_body(text: str, item: Item) -> str:
 def _negated_choice(text: str, item: Item, label: str | None) -> bool:
     """The chosen option's first word right after a negation the option itself does not hold ("non-proliferative"
     or "not proliferative" read as "proliferative ...")."""
-    opt = dict((lab, o) for lab, o in zip(item.labels, item.options)).get(label or "")
-    if _denied_after(text, opt or ""):
+    opt = item.option_text(label)
+    if _denied_after(text, opt):
         return True
-    words = re.findall(r"[^\W\d_][\w\-]*", opt or "")
+    words = re.findall(r"[^\W\d_][\w\-]*", opt)
     if not words or len(words[0]) < 4:
         return False
     pattern = _negated_word(words[0].lower())
-    if pattern.search(opt or ""):
+    if pattern.search(opt):
         return False
     for other in item.options:  # batch 20: another option's own name ("| A. Non-proliferative ... | |") denies nothing
         if other != opt and pattern.search(other):
             text = re.sub(r"(?i)" + re.escape(other).replace(r"\ ", r"\s+"), " ", text)
     others = " ".join(o for o in item.options if o != opt).casefold()
-    signs = [s for key, of in SIGNS_OF.items() if key in others and key not in (opt or "").casefold() for s in of]
+    signs = [s for key, of in SIGNS_OF.items() if key in others and key not in opt.casefold() for s in of]
     for m in pattern.finditer(text):
         line = text[text.rfind("\n", 0, m.start()) + 1:]
         if re.match(r"[^\n]*\?", line) and "." not in line.split("?")[0]:
@@ -367,20 +367,39 @@ _SIDE_OPTION = re.compile(r"(?i)\A\W*(?:the\s+)?(left|right)\b")
 # a question that asks which side is the normal or working one ("Which kidney is functioning?", "Which sinus is clear?")
 _ASKS_FOR_THE_NORMAL_SIDE = re.compile(r"(?i)\b(?:normal|unremarkable|healthy|spared|unaffected|preserved|clear|intact|"
                                        r"aerated|functioning|working|enhanc\w*|donor|control|reference|comparison|"
-                                       r"uninvolved|dominant|expected|fine|better)\b")
+                                       r"uninvolved|dominant|expected|fine|better|good)\b")
+# ... in so many words: which one is, looks or serves as the normal one ("Which lung field is clear?", "Which kidney
+# should be used for comparison?"; not "Where is the pneumothorax in this normal chest X-ray?")
+_ASKS_WHICH_IS_NORMAL = re.compile(r"(?i)\bwhich\b[^?.]{0,60}?\b(?:is|are|looks?|appears?|remains?|serves?\s+as|"
+                                   r"(?:should|could|can)\s+be\s+used\s+(?:for|as))\s+(?:the\s+)?(?:more\s+|most\s+)?"
+                                   + _ASKS_FOR_THE_NORMAL_SIDE.pattern.removeprefix("(?i)"))
 
 
 def _side_called_normal(text: str, item: Item, label: str | None) -> bool:
-    """Whether the option read is a side the reply calls normal ("Right-sided hydronephrosis; normal left kidney.",
-    "Impression: ... Normal left kidney." to "Which kidney shows hydronephrosis?", an older sure error held-out batch
-    129 brought to light): a doubt, never a reading of the other side (a hostile review of a rule that denied the side:
-    "Normal left maxillary sinus; the right is opacified." to "Which maxillary sinus is clear?"), and not where the
-    question asks for the normal side."""
-    if item.kind != "choice" or label is None or _ASKS_FOR_THE_NORMAL_SIDE.search(item.question or ""):
+    """Whether a side read as the answer is one the reply calls normal ("Right-sided hydronephrosis; normal left
+    kidney.", "... Left lung clear." to "Which kidney shows hydronephrosis?", an older sure error held-out batch 129
+    brought to light) or, where the question asks which side is the normal one, whether the other side is ("The normal
+    left lung. The right lung is collapsed." to "Which lung is aerated?", a hostile review). A doubt, never a reading of
+    the other side (a hostile review of a rule that denied the side: "Normal left maxillary sinus; the right is
+    opacified." to "Which maxillary sinus is clear?")."""
+    if item.kind != "choice" or label is None:
         return False
-    side = _SIDE_OPTION.match(dict(zip(item.labels, item.options)).get(label, ""))
-    return side is not None and pattern(r"(?i)\b(?:normal|unremarkable|healthy)(?:[\s\-]+(?:appearing|looking))?[ \t]+"
-                                        r"(?:the[ \t]+)?" + side.group(1).casefold() + r"\b").search(text) is not None
+    side = _SIDE_OPTION.match(item.option_text(label))
+    if side is None:
+        return False
+    own = side.group(1).casefold()
+    if _ASKS_WHICH_IS_NORMAL.search(item.question or ""):
+        return _CALLED_NORMAL["right" if own == "left" else "left"].search(text) is not None
+    return not _ASKS_FOR_THE_NORMAL_SIDE.search(item.question or "") and _CALLED_NORMAL[own].search(text) is not None
+
+
+# a side called normal: "normal left kidney", "the normal-looking right side", "Left lung clear.", "right side of the
+# mediastinum is clear" (within its line, and not past the other side: held-out batch 132's "- Meniscus at the left
+# costophrenic angle\n- Right hemithorax clear")
+_CALLED_NORMAL = {s: pattern(
+    r"(?i)\b(?:normal|unremarkable|healthy)(?:[\s\-]+(?:appearing|looking))?[ \t]+(?:the[ \t]+)?" + s + r"\b|\b" + s
+    + r"(?:[ \t\-]+(?!(?:is|are|not|left|right)\b)[\w\-]+){0,4}?[ \t]+(?:(?:is|are|looks?|appears?|remains?)[ \t]+)?"
+    r"(?:clear|normal|unremarkable|healthy)(?=[ \t]*(?:[.,;:!\n]|\Z))") for s in ("left", "right")}
 
 
 #: a negation in the clause before an option is named ("These findings don't point to A, erythema migrans.", "This
@@ -403,7 +422,7 @@ _REACH_CHARS = 200
 def _option_names(item: Item, label: str | None) -> str | None:
     """A pattern alternation of the ways a reply names option ``label`` in words: its whole text, or a word of four
     letters or more that no other option has; None for an item without option texts."""
-    opt = dict(zip(item.labels, item.options)).get(label or "")
+    opt = item.option_text(label)
     if not opt:
         return None
     others = {w.casefold() for o in item.options if o != opt for w in re.findall(r"[^\W\d_]{4,}", o)}
@@ -477,7 +496,7 @@ def rejected_by_name(text: str, item: Item, label: str | None) -> bool:
         return False
     mention = pattern(r"(?i)\b(?:" + names + r")\b(?:[ \t]*[(\[]" + re.escape(label) + r"[)\]])?"
                       + r"|(?-i:(?<![\w'])[(\[]?" + re.escape(label) + r"[)\]]?(?![\w']))")
-    own = norm(dict(zip(item.labels, item.options))[label])
+    own = norm(item.option_text(label))
     for m in mention.finditer(text):
         r = _REJECTED_AFTER.match(text, m.end())
         if r is not None and not own.startswith((norm(r.group("word")).split() or [r.group("word")])[0]) \
