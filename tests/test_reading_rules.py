@@ -13381,6 +13381,34 @@ def test_held_out_131_132_declines_in_other_words_a_column_heading_and_a_side_li
     assert (answer.choice, answer.sure, answer.refusal) == (choice, sure, refusal), answer
 
 
+_OPTION_TABLE = ("Here is a comparison of the options against the image.\n\n"
+                 "| Option | Key findings here | Verdict |\n|---|---|---|\n"
+                 "| A. Myocardial infarction | ST changes absent | {a} |\n"
+                 "| B. Pulmonary embolism | No RV strain | {b} |\n"
+                 "| C. Aortic dissection | Wide mediastinum | {c} |\n| D. Pneumothorax | No pleural line | {d} |\n"
+                 "| E. Pericarditis | No rub | {e} |\n\n")
+
+
+@pytest.mark.parametrize(("reply", "choice", "sure"), [
+    # older sure errors a hostile review found: a table that goes through the options marks another one as the
+    # answer, or the one read as not
+    (_OPTION_TABLE.format(a="Absent", b="Absent", c="Absent", d="Present", e="Absent") + "So: C.", "C", False),
+    (_OPTION_TABLE.format(a="No", b="No", c="No", d="Yes", e="No") + "The answer is C.", "C", False),
+    (_OPTION_TABLE.format(a="Excluded", b="Excluded", c="Excluded", d="Excluded", e="Likely") + "Final answer: A.", "A",
+     False),
+    (_OPTION_TABLE.format(a="Unlikely", b="Unlikely", c="Dissection \u2014 fits", d="Unlikely", e="Unlikely")
+     + "Final answer: A.", "A", False),
+    # (a table that agrees, or marks the one read beside another it then sets aside, leaves the answer sure)
+    (_OPTION_TABLE.format(a="Absent", b="Absent", c="Present", d="Absent", e="Absent") + "So: C.", "C", True),
+    (_OPTION_TABLE.format(a="\u274c", b="\u274c", c="\u2705", d="\u2705 (same picture)", e="\u274c")
+     + "C and D could both be argued, but the mediastinum decides it: **Answer: C. Aortic dissection.**", "C", True),
+])
+def test_a_table_that_marks_another_option_leaves_the_answer_a_guess(reply: str, choice: str, sure: bool) -> None:
+    answer = extract(reply, "choice", ABCDE, ACUTE,
+                     question="What is the most likely cause of this patient's chest pain?")
+    assert (answer.choice, answer.sure) == (choice, sure), answer
+
+
 @pytest.mark.parametrize(("reply", "question", "choice", "sure"), [
     # an older sure error held-out batch 129 brought to light: the side read is the one the reply calls normal
     ("Right-sided hydronephrosis; normal left kidney.", "Which kidney shows hydronephrosis?", "A", False),

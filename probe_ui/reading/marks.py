@@ -16,7 +16,7 @@ from probe_ui.reading.item import Item, canonical_item
 from probe_ui.reading.letters import letter_text_conflict
 from probe_ui.reading.options import whole_text
 
-__all__ = ["clear_lead", "marked_label", "marks_several", "own_column", "weighted_label"]
+__all__ = ["clear_lead", "marked_label", "marks_against", "marks_several", "own_column", "weighted_label"]
 
 # marks that say "this one" and marks that say "not this one"
 _YES_MARKS = "\u2713\u2714\u2705\u2611\u2612"  # ✓ ✔ ✅ ☑ ☒
@@ -131,6 +131,47 @@ def _chosen(text: str, item: Item) -> set[str] | None:
     if len(rows) < 2 or chosen & refused:
         return None
     return chosen
+
+
+# a table row's last cell that gives its verdict on the option the row names, in words ("| D. Pneumothorax | No pleural
+# line | Present |", "| A. Herpes zoster | Dermatomal vesicles — fits |"): after a dash, or the whole cell
+_VERDICT_FOR = re.compile(r"(?i)present|yes|likely|most[ \t]+likely|favou?red|fits|consistent|supported|best[ \t]+fit")
+_VERDICT_AGAINST = re.compile(r"(?i)absent|no|excluded|unlikely|ruled[ \t]+out|not[ \t]+supported|"
+                              r"(?:does[ \t]+not|doesn't)[ \t]+fit")
+_VERDICT_AFTER = re.compile(r"[ \t]+[\-\u2013\u2014]{1,2}[ \t]+|[ \t]*[\u2013\u2014][ \t]*")
+
+
+def _verdict(cell: str) -> bool | None:
+    """Whether a table's last cell says its row's option is the answer (True), is not (False), or neither (None)."""
+    word = _VERDICT_AFTER.split(cell)[-1].strip(" \t*_`.!")
+    return True if _VERDICT_FOR.fullmatch(word) else False if _VERDICT_AGAINST.fullmatch(word) else None
+
+
+def marks_against(text: str, item: Item, label: str | None) -> bool:
+    """Whether a table that goes through the options gives another verdict than the reading ``label``: its rows mark
+    other options as the answer and not ``label``, or ``label``'s row marks it as not ("| D. Pneumothorax | No pleural
+    line | Present |" above "So: C.", a hostile review): which of the two the reply means is a guess. (Two options
+    marked, the reply then choosing one of them, is no doubt: held-out batch 119, "| C. left basilar area | ✅ |\n| D.
+    left basal area | ✅ (same location, different wording) |" and "I'll go with C".)"""
+    if label is None or item.kind != "choice" or "|" not in text:
+        return False
+    chosen: set[str] = set()
+    for line in text[:6000].split("\n"):
+        row = _TABLE_ROW.fullmatch(line)
+        if row is None or _SEPARATOR.fullmatch(line):
+            continue
+        cells = [c for c in row.group("cells").split("|") if c.strip(" \t*_`")]
+        lab = _named(cells[0], item) if len(cells) >= 2 else None
+        if lab is None:
+            continue
+        mark = _marks(cells[1:], item)
+        if mark is None:
+            mark = _verdict(cells[-1])
+        if mark is False and lab == label:
+            return True
+        if mark:
+            chosen.add(lab)
+    return bool(chosen) and label not in chosen
 
 
 def _worded_mark(cell: str) -> bool:

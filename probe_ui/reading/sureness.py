@@ -66,7 +66,7 @@ from probe_ui.reading.hedges import FOREIGN_HEDGE, HEDGE, RECOMMENDED, SELF_DOUB
 from probe_ui.reading.item import Item
 from probe_ui.reading.letters import lone_letter
 from probe_ui.reading.lexicon import fold_quotes
-from probe_ui.reading.marks import clear_lead
+from probe_ui.reading.marks import clear_lead, marks_against
 from probe_ui.reading.presence import CLAUSE_NEGATION, PRESENCE_QUESTION, another_finding, finding_stems
 from probe_ui.reading.pushback import held_answers
 from probe_ui.reading.refusals import refusal_names, undecided_between
@@ -1343,6 +1343,8 @@ def doubts(text: str, item: Item, method: str, label: str | None = None, *, refu
         # batch 71: "Findings: Right kidney: dilated pelvis ... Left kidney: normal.\nImpression: Left hydronephrosis.
         # \nAnswer: The left kidney": findings given per option, the answer rests on which entry is abnormal
         found.append("findings")
+    if method not in {"exact", "structured"} and marks_against(t, item, label):
+        found.append("table")  # "| D. Pneumothorax | No pleural line | Present |" above "So: C." (a hostile review)
     if few_shot_layout(t):
         # batch 73: "Q: Is a mass present in the left kidney?\nA: no\n\nQ: ... right kidney?\nA: yes", "Example
         # answer: B", a closing empty "A:": which answer is the reply's own rests on the layout

@@ -68,7 +68,8 @@ DOUBTS = {"refusal": "it declines", "reversal": "it changes its answer", "hedge"
           "undecided": "it weighs two answers and says it cannot choose between them",
           "turns": "it denies one thing, then turns ('but ...') to what it does see",
           "other words": "it opens with the letter, then describes another option",
-          "lettered names": "the options' own names hold letters (Stanford type A, hepatitis B), and so does the reply"}
+          "lettered names": "the options' own names hold letters (Stanford type A, hepatitis B), and so does the reply",
+          "table": "a table in it marks another option as the answer, or this one as not"}
 
 
 @dataclass(frozen=True)
