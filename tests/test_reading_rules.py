@@ -13361,24 +13361,64 @@ def test_a_doubt_the_reply_has_resolved_leaves_its_answer_sure() -> None:
     ("I can't responsibly give an answer from this photo.", "choice", ABCDE, _ZOSTER, _ZOSTER_Q, None, False, True),
     ("Herpes zoster (A). I can't give you a diagnosis for a real patient, only what the image suggests.", "choice",
      ABCDE, _ZOSTER, _ZOSTER_Q, "A", True, False),
-    # held-out batch 131: "Leaning" heading a table's column (which option each feature points to) is no hedge; in a
-    # row, or in the reply's own words, it still is
-    ("**Answer: B. Malignant**\n\n| Feature | Finding | Leaning |\n| --- | --- | --- |\n| Shape | Irregular | "
-     "Malignant |\n| Margin | Spiculated | Malignant |\n\nEvery feature points the same way.", "choice", ("A", "B"),
-     ("Benign", "Malignant"), "Is the breast lesion benign or malignant?", "B", True, False),
-    ("**Answer: B. Malignant**\n\n| Feature | Finding |\n| --- | --- |\n| Shape | Irregular |\n\nI'm leaning "
-     "malignant overall.", "choice", ("A", "B"), ("Benign", "Malignant"), "Is the breast lesion benign or malignant?",
-     "B", False, False),
     # held-out batch 132: a side called clear on its own line says nothing of the side named on the line before
     ("### Findings\n- Meniscus at the left costophrenic angle\n- Right hemithorax clear\n\n### Answer\n"
      "**A. left side**", "choice", ABCD, ("Left side", "Right side", "Both sides", "Neither side"),
      "Which side shows the pleural effusion?", "A", True, False),
 ])
-def test_held_out_131_132_declines_in_other_words_a_column_heading_and_a_side_line_by_line(
+def test_held_out_131_132_declines_in_other_words_and_a_side_line_by_line(
         reply: str, kind: str, labels: tuple[str, ...], options: tuple[str, ...], question: str, choice: str | None,
         sure: bool, refusal: bool) -> None:
     answer = extract(reply, kind, labels, options, question=question)
     assert (answer.choice, answer.sure, answer.refusal) == (choice, sure, refusal), answer
+
+
+@pytest.mark.parametrize(("reply", "question", "choice", "sure"), [
+    # a hostile review of be241ce: "frontal" before a view is the projection the question asks (PA and AP are frontal,
+    # a lateral film is not); a reply that names none leaves it unanswered
+    ("Lateral chest radiograph.", "Is this a frontal chest radiograph?", "no", True),
+    ("This is a lateral CXR.", "Is this a frontal CXR?", "no", True),
+    ("Lateral chest radiograph only.", "Is this a frontal and lateral chest radiograph?", "no", True),
+    ("PA chest radiograph.", "Is this a frontal chest radiograph?", "yes", True),
+    ("Skyline (sunrise) view of the patella.", "Is this a frontal view of the knee?", None, False),
+    # (the orbits, the teeth, the face are in the head: they do not deny it)
+    ("Frontal view through the orbits (Caldwell projection).", "Is this an X-ray of the skull?", None, False),
+    ("Frontal radiograph of the facial bones and mandible.", "Is this an X-ray of the head?", None, False),
+    ("Frontal radiograph of the face and neck.", "Is this a scan of the head?", None, False),
+    ("Lateral radiograph of the neck.", "Is this a scan of the head?", "no", True),
+    ("It's a coronal CT of the paranasal sinuses, displayed in a bone window.",
+     "Is this a scan of the brain? (please answer yes/no)", None, False),
+    ("Frontal view of the calvarium; the upper cervical spine is included.", "Does this image show the head?", None,
+     False),
+    ("Orthopantomogram of the teeth.", "Is this a dental X-ray?", "yes", True),
+    ("Skull radiograph.", "Is this a dental X-ray?", "no", True),
+])
+def test_frontal_names_a_projection_and_parts_of_the_head_deny_no_head(reply: str, question: str,
+                                                                         choice: str | None, sure: bool) -> None:
+    answer = extract(reply, "yesno", ("yes", "no"), (), question=question)
+    assert (answer.choice, answer.sure) == (choice, sure), answer
+
+
+@pytest.mark.parametrize(("reply", "question", "choice", "sure"), [
+    # a hostile review of be241ce: "good" elsewhere in the question does not ask for the normal side
+    ("Right-sided hydronephrosis; normal left kidney.", "Good morning. Which kidney shows hydronephrosis?", "A",
+     False),
+    ("Right-sided hydronephrosis; normal left kidney.", "On this good-quality image, which kidney shows "
+     "hydronephrosis?", "A", False),
+    ("The left kidney is enhancing abnormally; the right kidney is normal.", "Which kidney is enhancing abnormally?",
+     "A", True),
+])
+def test_a_normal_side_asked_for_in_so_many_words(reply: str, question: str, choice: str, sure: bool) -> None:
+    answer = extract(reply, "choice", ("A", "B"), ("The left kidney", "The right kidney"), question=question)
+    assert (answer.choice, answer.sure) == (choice, sure), answer
+
+
+def test_a_leaning_column_still_hedges() -> None:
+    # a hostile review of a rule that set a "Leaning" column aside: its rows may lean to another answer
+    reply = "| Feature | Leaning |\n|---|---|\n| Matrix | B |\n| Periosteum | B |\n| Site | B |\n\nSo: **A**"
+    answer = extract(reply, "choice", ("A", "B"), ("Osteosarcoma", "Ewing sarcoma"),
+                     question="What is the most likely diagnosis?")
+    assert answer.sure is False, answer
 
 
 _OPTION_TABLE = ("Here is a comparison of the options against the image.\n\n"

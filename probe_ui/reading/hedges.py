@@ -98,10 +98,9 @@ HEDGE = re.compile(
     r"(?:confidence|certainty)(?:\s+level)?(?:\s+here)?[\"']?\s*[:=\u2013\u2014\-]?\s*[\"']?(?:is\s+)?(?:low|very\s+low|"
     r"(?:moderate|medium)[\s\-]*(?:to[\s\-]*)?low)\b|low[\s\-]+(?:to[\s\-]+)?(?:moderate[\s\-]+)?(?:confidence|certainty)|"
     r"confidence\"\s*:\s*0?\.[0-4]\d*(?![\d.])|"
-    # batch 19: not a posture ("pain eased by leaning forward"); held-out batch 131: nor a table's column heading
-    # ("| Feature | Finding | Leaning |", where each row says which option a feature points to)
-    r"lean(?:s|ing)?(?!\s+(?:forwards?|backwards?|back|over|against|on)\b)(?![ \t]*\|[^\n]*\n[ \t]*\|?[ \t]*:?-{3})|"
-    r"not\s+(?:entirely\s+|completely\s+|"
+    # batch 19: not a posture ("pain eased by leaning forward"); a table's column "Leaning" still hedges (a hostile
+    # review of a rule that set it aside: its rows may lean to another answer than the one declared)
+    r"lean(?:s|ing)?(?!\s+(?:forwards?|backwards?|back|over|against|on)\b)|not\s+(?:entirely\s+|completely\s+|"
     # batch 116: "Having looked at the lateral view, though, I'm not so sure."
     r"fully\s+|100\s*%\s+|at\s+all\s+|so\s+|that\s+|too\s+)?(?:sure|certain|confident)|"
     r"\bI\s+(?:cannot|can't|couldn't|could\s+not)\s+tell\s+which\b|uncertain|unclear|"

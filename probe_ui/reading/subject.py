@@ -44,6 +44,10 @@ _SIDED = (r"(?:sided|side|lung|lobe|kidney|breast|hand|foot|knee|hemithorax|uppe
           r"frontal|temporal|occipital|pleural|chest)")
 # category → value → regex (case-insensitive unless written (?-i:...)); values of one category exclude each other
 # except where IMPLIES says one is a kind of another
+# what follows "frontal" where it names the projection ("frontal view", "frontal and lateral radiographs", "frontal
+# chest film")
+_FRONTAL_VIEW = (r"[\s\-]+(?:and[\s\-]+lateral[\s\-]+)?(?:(?:chest|cxr|erect|supine|upright)[\s\-]+)?(?:views?|"
+                 r"projections?|films?|radiographs?|images?|x[\s\-]?rays?|chest|(?-i:CXR|PA|AP))\b")
 CATEGORIES: dict[str, dict[str, str]] = {
     # MRI sequences first: "T2-weighted MRI" asks the sequence as well as the modality
     "sequence": {
@@ -120,7 +124,9 @@ CATEGORIES: dict[str, dict[str, str]] = {
         "pa": r"(?-i:PA)|postero[\s\-]?anterior|dorso[\s\-]?(?:palmar|volar)|"
               r"pa(?=\s+(?:chest|erect|view|film|projection|radiograph|x-?ray|cxr)\b)",
         "ap": r"(?-i:AP)|antero[\s\-]?posterior|ap(?=\s+(?:chest|supine|view|film|projection|radiograph|x-?ray|cxr)\b)",
-        "lateral": r"lateral\s+(?:[a-z]+\s+)?(?:view|projection|film|radiograph|x-?ray)",
+        "lateral": r"lateral\s+(?:[a-z]+\s+)?(?:view|projection|film|radiograph|x-?ray|cxr)",
+        # held-out batch 132: "frontal" before a view is the projection (PA or AP), not the frontal lobe (_FRONTAL_VIEW)
+        "frontal": r"frontal(?=" + _FRONTAL_VIEW + ")",
     },
     "lobe": {  # lobes of the lung ("Is there consolidation in the right lower lobe?")
         "upper": r"upper\s+lobes?|(?-i:[RL]UL)",
@@ -144,9 +150,10 @@ CATEGORIES: dict[str, dict[str, str]] = {
         "head": r"head|brain|cerebr\w*|cranial|intracranial|skull|cerebell\w*|(?:lateral|third|fourth)\s+ventricles?|"
                 r"periventricular|basal\s+ganglia|white\s+matter|gr[ae]y\s+matter|sulci|gyri|corpus\s+callosum|"
                 # held-out batch 132: not "frontal" naming a projection ("this is a chest x ray, frontal view")
-                r"(?:frontal(?![\s\-]+(?:and[\s\-]+lateral[\s\-]+)?(?:views?|projections?|films?|radiographs?|"
-                r"images?|x[\s\-]?rays?|chest|(?-i:CXR|PA|AP))\b)|parietal|temporal|occipital)(?:\s+lobes?)?|"
-                r"brain\s*stem|pons|midbrain",
+                r"(?:frontal(?!" + _FRONTAL_VIEW + r")|parietal|temporal|occipital)(?:\s+lobes?)?|"
+                # (not the face or the sinuses: held-out batch 42, "a coronal CT of the paranasal sinuses" is no scan
+                # of the brain)
+                r"brain\s*stem|pons|midbrain|calvari\w*|cranium",
         "neck": r"neck|thyroid",
         "spine": r"spine|spinal|vertebra\w*|lumbar",
         "breast": r"breasts?|mammary",
@@ -166,6 +173,7 @@ CATEGORIES: dict[str, dict[str, str]] = {
         "limb": r"limbs?|extremit\w*",
         "dental": r"teeth|tooth|dental|mandib\w*|maxill\w*|jaw",
         "eye": r"eyes?|retina\w*|ocular|orbit\w*",
+        "face": r"face|facial\s+bones?|nasal\s+bones?|paranasal\s+sinus\w*",
     },
     "age": {
         "pediatric": r"p(?:a)?ediatric|child(?:ren|'s)?|infant\w*|neonat\w*|newborn|toddler|adolescent|juvenile|"
@@ -190,6 +198,7 @@ KIND_OF: dict[tuple[str, str], frozenset[str]] = {
     ("modality", "mammography"): frozenset({"x-ray"}),
     ("modality", "fluoroscopy"): frozenset({"x-ray"}),
     ("modality", "scintigraphy"): frozenset({"nuclear"}),
+    ("projection", "pa"): frozenset({"frontal"}), ("projection", "ap"): frozenset({"frontal"}),
     **{("region", part): frozenset({"limb"}) for part in _LIMB_PARTS},
 }
 # values that do not contradict each other (nuclear medicine includes PET; a hand film shows the wrist)
@@ -202,6 +211,9 @@ COMPATIBLE: dict[tuple[str, str], frozenset[str]] = {
     ("region", "knee"): frozenset({"thigh", "leg"}), ("region", "leg"): frozenset({"knee", "ankle"}),
     ("region", "ankle"): frozenset({"leg", "foot"}), ("region", "foot"): frozenset({"ankle"}),
 }
+# parts of a whole the question asks about: named in a reply, they do not deny it ("Frontal view through the orbits."
+# to "Is this an X-ray of the skull?", a hostile review), nor affirm it; asked about, the whole named denies them
+PARTS: dict[tuple[str, str], frozenset[str]] = {("region", "head"): frozenset({"eye", "dental", "face"})}
 # a value that also affirms a value of another category (a T2 sequence is an MRI)
 ALSO: dict[tuple[str, str], tuple[str, str]] = {
     ("sequence", "t1"): ("modality", "mri"), ("sequence", "t2"): ("modality", "mri"),
@@ -399,7 +411,7 @@ _ONLY = re.compile(r"(?i)\b(?:only|just|solely|exclusively)\b")
 
 def _conflicts(cat: str, a: str, b: str) -> bool:
     """Whether value ``b`` contradicts value ``a`` of the same category."""
-    if a == b:
+    if a == b or b in PARTS.get((cat, a), frozenset()):
         return False
     related = {**KIND_OF, **COMPATIBLE}
     return b not in related.get((cat, a), frozenset()) and a not in related.get((cat, b), frozenset())
@@ -467,6 +479,7 @@ def answer_from_subject(reply: str, question: str) -> str | None:
     affirmed: set[tuple[str, str]] = set()
     negated: set[tuple[str, str]] = set()
     contradicted: set[tuple[str, str]] = set()
+    parted: set[tuple[str, str]] = set()  # asked values the reply names a part of (PARTS)
     # batch 50: "It's a sagittal MRI of the cervical spine — only the lower brainstem and cerebellar tonsils are
     # caught at the top edge.": what is only caught at the field's edge is not what the scan is of
     reply = _AT_THE_EDGE.sub(lambda m: " " * len(m.group(0)), reply)
@@ -511,6 +524,8 @@ def answer_from_subject(reply: str, question: str) -> str | None:
         for acat, avalue in asked:
             if acat != cat:
                 continue
+            if not neg and value in PARTS.get((cat, avalue), frozenset()):
+                parted.add((acat, avalue))
             if value == avalue or avalue in KIND_OF.get((cat, value), frozenset()):
                 (negated if neg else affirmed).add((acat, avalue))
                 if not neg:
@@ -520,6 +535,8 @@ def answer_from_subject(reply: str, question: str) -> str | None:
                 where.setdefault((acat, avalue), []).append(("contradicted", start))
     if affirmed & negated:
         return None  # "an MRI, not an MRI": says both
+    if (parted & contradicted) - affirmed:
+        return None  # a hostile review: "Frontal radiograph of the face and neck." to "Is this a scan of the head?"
     if any(c == "region" and v in _LIMB_PARTS for c, v in affirmed & contradicted):
         return None  # batch 41: "Hand and foot radiograph." to "... of the hand?": another limb part named too
     if any(c in ("side", "sex", "age") for c, _ in affirmed & contradicted):

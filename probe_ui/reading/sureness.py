@@ -367,12 +367,12 @@ _SIDE_OPTION = re.compile(r"(?i)\A\W*(?:the\s+)?(left|right)\b")
 # a question that asks which side is the normal or working one ("Which kidney is functioning?", "Which sinus is clear?")
 _ASKS_FOR_THE_NORMAL_SIDE = re.compile(r"(?i)\b(?:normal|unremarkable|healthy|spared|unaffected|preserved|clear|intact|"
                                        r"aerated|functioning|working|enhanc\w*|donor|control|reference|comparison|"
-                                       r"uninvolved|dominant|expected|fine|better|good)\b")
+                                       r"uninvolved|dominant|expected|fine|better)\b(?![ \t]+abnormal)")
 # ... in so many words: which one is, looks or serves as the normal one ("Which lung field is clear?", "Which kidney
 # should be used for comparison?"; not "Where is the pneumothorax in this normal chest X-ray?")
 _ASKS_WHICH_IS_NORMAL = re.compile(r"(?i)\bwhich\b[^?.]{0,60}?\b(?:is|are|looks?|appears?|remains?|serves?\s+as|"
                                    r"(?:should|could|can)\s+be\s+used\s+(?:for|as))\s+(?:the\s+)?(?:more\s+|most\s+)?"
-                                   + _ASKS_FOR_THE_NORMAL_SIDE.pattern.removeprefix("(?i)"))
+                                   r"(?:good\b|" + _ASKS_FOR_THE_NORMAL_SIDE.pattern.removeprefix("(?i)") + ")")
 
 
 def _side_called_normal(text: str, item: Item, label: str | None) -> bool:
