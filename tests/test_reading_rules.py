@@ -13374,27 +13374,30 @@ def test_held_out_131_132_declines_in_other_words_and_a_side_line_by_line(
 
 
 @pytest.mark.parametrize(("reply", "question", "choice", "sure"), [
-    # a hostile review of be241ce: "frontal" before a view is the projection the question asks (PA and AP are frontal,
-    # a lateral film is not); a reply that names none leaves it unanswered
-    ("Lateral chest radiograph.", "Is this a frontal chest radiograph?", "no", True),
-    ("This is a lateral CXR.", "Is this a frontal CXR?", "no", True),
-    ("Lateral chest radiograph only.", "Is this a frontal and lateral chest radiograph?", "no", True),
-    ("PA chest radiograph.", "Is this a frontal chest radiograph?", "yes", True),
-    ("Skyline (sunrise) view of the patella.", "Is this a frontal view of the knee?", None, False),
-    # (the orbits, the teeth, the face are in the head: they do not deny it)
+    # hostile reviews of be241ce and de02f74: a question that names a frontal projection is not answered from what the
+    # reply names ("the AP diameter" is no frontal view, the frontal lobe no projection)
+    ("Lateral chest radiograph.", "Is this a frontal chest radiograph?", None, False),
+    ("PA chest radiograph.", "Is this a frontal chest radiograph?", None, False),
+    ("Frontal chest radiograph.", "Is this view frontal?", None, False),
+    ("Lateral view shows increased AP diameter of the chest.", "Is this a frontal view?", None, False),
+    ("Frontal lobe glioma on this MRI.", "Is this a scan of the brain? (please answer yes/no)", "yes", True),
+    # (the orbits, the teeth, the face are parts of the head: one does not deny another)
     ("Frontal view through the orbits (Caldwell projection).", "Is this an X-ray of the skull?", None, False),
     ("Frontal radiograph of the facial bones and mandible.", "Is this an X-ray of the head?", None, False),
     ("Frontal radiograph of the face and neck.", "Is this a scan of the head?", None, False),
+    ("Coronal CT through the maxillary and ethmoid sinuses.", "Is this a CT of the paranasal sinuses?", None, False),
+    ("Prone CT, patient face down, for CT colonography.", "Is this a CT of the abdomen?", None, False),
+    ("Prone CT of the chest, patient face down.", "Is this a scan of the brain? (please answer yes/no)", "no", True),
     ("Lateral radiograph of the neck.", "Is this a scan of the head?", "no", True),
     ("It's a coronal CT of the paranasal sinuses, displayed in a bone window.",
      "Is this a scan of the brain? (please answer yes/no)", None, False),
     ("Frontal view of the calvarium; the upper cervical spine is included.", "Does this image show the head?", None,
      False),
     ("Orthopantomogram of the teeth.", "Is this a dental X-ray?", "yes", True),
-    ("Skull radiograph.", "Is this a dental X-ray?", "no", True),
+    ("Skull radiograph.", "Is this a dental X-ray?", None, False),
 ])
-def test_frontal_names_a_projection_and_parts_of_the_head_deny_no_head(reply: str, question: str,
-                                                                         choice: str | None, sure: bool) -> None:
+def test_a_frontal_projection_asked_and_parts_of_the_head(reply: str, question: str, choice: str | None,
+                                                          sure: bool) -> None:
     answer = extract(reply, "yesno", ("yes", "no"), (), question=question)
     assert (answer.choice, answer.sure) == (choice, sure), answer
 

@@ -45,7 +45,7 @@ _SIDED = (r"(?:sided|side|lung|lobe|kidney|breast|hand|foot|knee|hemithorax|uppe
 # category → value → regex (case-insensitive unless written (?-i:...)); values of one category exclude each other
 # except where IMPLIES says one is a kind of another
 # what follows "frontal" where it names the projection ("frontal view", "frontal and lateral radiographs", "frontal
-# chest film")
+# chest film"), not the frontal lobe: the reader does not weigh a frontal projection (_FRONTAL_ASKED)
 _FRONTAL_VIEW = (r"[\s\-]+(?:and[\s\-]+lateral[\s\-]+)?(?:(?:chest|cxr|erect|supine|upright)[\s\-]+)?(?:views?|"
                  r"projections?|films?|radiographs?|images?|x[\s\-]?rays?|chest|(?-i:CXR|PA|AP))\b")
 CATEGORIES: dict[str, dict[str, str]] = {
@@ -124,9 +124,7 @@ CATEGORIES: dict[str, dict[str, str]] = {
         "pa": r"(?-i:PA)|postero[\s\-]?anterior|dorso[\s\-]?(?:palmar|volar)|"
               r"pa(?=\s+(?:chest|erect|view|film|projection|radiograph|x-?ray|cxr)\b)",
         "ap": r"(?-i:AP)|antero[\s\-]?posterior|ap(?=\s+(?:chest|supine|view|film|projection|radiograph|x-?ray|cxr)\b)",
-        "lateral": r"lateral\s+(?:[a-z]+\s+)?(?:view|projection|film|radiograph|x-?ray|cxr)",
-        # held-out batch 132: "frontal" before a view is the projection (PA or AP), not the frontal lobe (_FRONTAL_VIEW)
-        "frontal": r"frontal(?=" + _FRONTAL_VIEW + ")",
+        "lateral": r"lateral\s+(?:[a-z]+\s+)?(?:view|projection|film|radiograph|x-?ray)",
     },
     "lobe": {  # lobes of the lung ("Is there consolidation in the right lower lobe?")
         "upper": r"upper\s+lobes?|(?-i:[RL]UL)",
@@ -151,8 +149,6 @@ CATEGORIES: dict[str, dict[str, str]] = {
                 r"periventricular|basal\s+ganglia|white\s+matter|gr[ae]y\s+matter|sulci|gyri|corpus\s+callosum|"
                 # held-out batch 132: not "frontal" naming a projection ("this is a chest x ray, frontal view")
                 r"(?:frontal(?!" + _FRONTAL_VIEW + r")|parietal|temporal|occipital)(?:\s+lobes?)?|"
-                # (not the face or the sinuses: held-out batch 42, "a coronal CT of the paranasal sinuses" is no scan
-                # of the brain)
                 r"brain\s*stem|pons|midbrain|calvari\w*|cranium",
         "neck": r"neck|thyroid",
         "spine": r"spine|spinal|vertebra\w*|lumbar",
@@ -173,7 +169,8 @@ CATEGORIES: dict[str, dict[str, str]] = {
         "limb": r"limbs?|extremit\w*",
         "dental": r"teeth|tooth|dental|mandib\w*|maxill\w*|jaw",
         "eye": r"eyes?|retina\w*|ocular|orbit\w*",
-        "face": r"face|facial\s+bones?|nasal\s+bones?|paranasal\s+sinus\w*",
+        # (not "face down", "face up": a position)
+        "face": r"face(?![\s\-]+(?:down|up|first)\b)|facial\s+bones?|nasal\s+bones?|paranasal\s+sinus\w*",
     },
     "age": {
         "pediatric": r"p(?:a)?ediatric|child(?:ren|'s)?|infant\w*|neonat\w*|newborn|toddler|adolescent|juvenile|"
@@ -198,7 +195,6 @@ KIND_OF: dict[tuple[str, str], frozenset[str]] = {
     ("modality", "mammography"): frozenset({"x-ray"}),
     ("modality", "fluoroscopy"): frozenset({"x-ray"}),
     ("modality", "scintigraphy"): frozenset({"nuclear"}),
-    ("projection", "pa"): frozenset({"frontal"}), ("projection", "ap"): frozenset({"frontal"}),
     **{("region", part): frozenset({"limb"}) for part in _LIMB_PARTS},
 }
 # values that do not contradict each other (nuclear medicine includes PET; a hand film shows the wrist)
@@ -211,9 +207,10 @@ COMPATIBLE: dict[tuple[str, str], frozenset[str]] = {
     ("region", "knee"): frozenset({"thigh", "leg"}), ("region", "leg"): frozenset({"knee", "ankle"}),
     ("region", "ankle"): frozenset({"leg", "foot"}), ("region", "foot"): frozenset({"ankle"}),
 }
-# parts of a whole the question asks about: named in a reply, they do not deny it ("Frontal view through the orbits."
-# to "Is this an X-ray of the skull?", a hostile review), nor affirm it; asked about, the whole named denies them
-PARTS: dict[tuple[str, str], frozenset[str]] = {("region", "head"): frozenset({"eye", "dental", "face"})}
+# the head and its parts (the face, the eyes and orbits, the teeth and jaws): one named does not deny another asked
+# ("Frontal view through the orbits." to "Is this an X-ray of the skull?", "maxillary sinus" to "... of the paranasal
+# sinuses?", hostile reviews), nor affirm it, and beside another region ("the face and neck") leaves it unanswered
+HEAD_PARTS = frozenset({"head", "face", "eye", "dental"})
 # a value that also affirms a value of another category (a T2 sequence is an MRI)
 ALSO: dict[tuple[str, str], tuple[str, str]] = {
     ("sequence", "t1"): ("modality", "mri"), ("sequence", "t2"): ("modality", "mri"),
@@ -411,7 +408,7 @@ _ONLY = re.compile(r"(?i)\b(?:only|just|solely|exclusively)\b")
 
 def _conflicts(cat: str, a: str, b: str) -> bool:
     """Whether value ``b`` contradicts value ``a`` of the same category."""
-    if a == b or b in PARTS.get((cat, a), frozenset()):
+    if a == b or (cat == "region" and a in HEAD_PARTS and b in HEAD_PARTS):
         return False
     related = {**KIND_OF, **COMPATIBLE}
     return b not in related.get((cat, a), frozenset()) and a not in related.get((cat, b), frozenset())
@@ -467,19 +464,26 @@ def _no_english(reply: str, mentions: list[tuple[str, str, int, int]]) -> bool:
     return bool(words) and not words & (_ENGLISH_FRAME | ENGLISH_SIGNS)
 
 
+# a question that names a frontal projection ("Is this a frontal chest radiograph?", "Is this view frontal?"): the
+# reader has no projection "frontal" to weigh (PA and AP are frontal, "the AP diameter" is not), and read as the
+# frontal lobe it answered "Frontal chest X-ray." no (hostile reviews of held-out batch 132's fix); not the frontal
+# lobe or sinus
+_FRONTAL_ASKED = re.compile(r"(?i)\bfrontal\b(?![\s\-]+(?:lobes?|sinus\w*|bones?|horns?|cortex|regions?|poles?)\b)")
+
+
 def answer_from_subject(reply: str, question: str) -> str | None:
     """"yes", "no" or None: the reply compared with what the question asks (module doc). ``reply`` is the cleaned
     reply of a yes/no item in which no yes/no word was read. A reply of more than eight words must speak about the
     image ("This is ...", "It shows ...")."""
     asked = asked_values(question)
-    if not asked or _hedged(reply):
+    if not asked or _hedged(reply) or _FRONTAL_ASKED.search(question):
         return None
     if generic_statement(reply):  # "Magnetic resonance imaging uses strong magnets."
         return None
     affirmed: set[tuple[str, str]] = set()
     negated: set[tuple[str, str]] = set()
     contradicted: set[tuple[str, str]] = set()
-    parted: set[tuple[str, str]] = set()  # asked values the reply names a part of (PARTS)
+    parted: set[tuple[str, str]] = set()  # asked parts of the head the reply names another part of (HEAD_PARTS)
     # batch 50: "It's a sagittal MRI of the cervical spine — only the lower brainstem and cerebellar tonsils are
     # caught at the top edge.": what is only caught at the field's edge is not what the scan is of
     reply = _AT_THE_EDGE.sub(lambda m: " " * len(m.group(0)), reply)
@@ -524,7 +528,7 @@ def answer_from_subject(reply: str, question: str) -> str | None:
         for acat, avalue in asked:
             if acat != cat:
                 continue
-            if not neg and value in PARTS.get((cat, avalue), frozenset()):
+            if not neg and cat == "region" and value != avalue and {value, avalue} <= HEAD_PARTS:
                 parted.add((acat, avalue))
             if value == avalue or avalue in KIND_OF.get((cat, value), frozenset()):
                 (negated if neg else affirmed).add((acat, avalue))
