@@ -42,12 +42,12 @@ _SIDED = (r"(?:sided|side|lung|lobe|kidney|breast|hand|foot|knee|hemithorax|uppe
           r"arm|leg|eye|renal|pulmonary|cerebral|"
           r"ventricle|atrium|hip|shoulder|base|apex|ovary|adrenal|lateral|femur|wrist|ankle|elbow|orbit|parietal|"
           r"frontal|temporal|occipital|pleural|chest)")
-# category → value → regex (case-insensitive unless written (?-i:...)); values of one category exclude each other
-# except where IMPLIES says one is a kind of another
 # what follows "frontal" where it names the projection ("frontal view", "frontal and lateral radiographs", "frontal
 # chest film"), not the frontal lobe: the reader does not weigh a frontal projection (_FRONTAL_ASKED)
 _FRONTAL_VIEW = (r"[\s\-]+(?:and[\s\-]+lateral[\s\-]+)?(?:(?:chest|cxr|erect|supine|upright)[\s\-]+)?(?:views?|"
                  r"projections?|films?|radiographs?|images?|x[\s\-]?rays?|chest|(?-i:CXR|PA|AP))\b")
+# category → value → regex (case-insensitive unless written (?-i:...)); values of one category exclude each other
+# except where IMPLIES says one is a kind of another
 CATEGORIES: dict[str, dict[str, str]] = {
     # MRI sequences first: "T2-weighted MRI" asks the sequence as well as the modality
     "sequence": {
