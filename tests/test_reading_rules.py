@@ -2435,7 +2435,6 @@ SEB = ("Melanoma", "Basal cell carcinoma", "Seborrheic keratosis", "Benign nevus
      EDEMA, "C"),
     ("Answer: upside down. Correction: the tibia is below the femur, so the orientation is correct.", "label", ORIENT,
      ORIENT, "correct"),
-    ("Answer: B.\nAmended: on the lateral view it is pneumonia, A.", "choice", ABCD, EDEMA, "A"),
     # a change of mind in words, as "on reflection" is
     ("Pneumonia (A). Reconsidering: the opacities are perihilar with septal lines, so pulmonary edema (C).",
      "choice", ABCD, EDEMA, "C"),
@@ -2466,9 +2465,33 @@ def test_a_declaration_is_never_sure_when_later_text_revises_it() -> None:
     # whichever answer is kept, a declaration the reply goes back on is not sure
     a = extract("Answer: correct.\nI was mistaken about the femur; it is upside down.", "label", ORIENT, ORIENT)
     assert a.choice == "upside down" and not a.sure
-    a = extract("Answer: green.\nRevised answer: the red dot overlaps the tip, so red is closest.", "label", DOTS,
+    a = extract("Answer: green.\nRevised answer: the red dot overlaps the tip, so red might be closest.", "label", DOTS,
                 DOTS, question="Which dot is closest to the camera?")
     assert a.choice == "red" and not a.sure
+
+
+@pytest.mark.parametrize(("reply", "kind", "labels", "options", "question", "choice", "sure"), [
+    # held-out batches 131-134: a revision the reply settles itself, its revised answer declared in its closing words
+    # (advice aside), is as sure as a reversal so settled is; across the corpus and held-out batches 1-134 this made
+    # 160 readings sure, none wrong
+    ("Answer: B.\nAmended: on the lateral view it is pneumonia, A.", "choice", ABCD, EDEMA, "", "A", True),
+    ("Answer: green.\nRevised answer: the red dot overlaps the tip, so red is closest.", "label", DOTS, DOTS,
+     "Which dot is closest to the camera?", "red", True),
+    ("Impression: Right pleural effusion.\nAnswer: C. Pneumonia\nCorrection: Answer: B.", "choice", ABCD, EDEMA,
+     "What is the most likely diagnosis?", "B", True),
+    # not where what follows goes back to the first answer, or the revision is itself in doubt
+    ("Red. On a closer look, the blue dot overlaps the red one, so blue is nearer. Revised answer: blue. Keep the "
+     "first one in mind.", "label", DOTS, DOTS, "Which dot is closest to the camera?", "blue", False),
+    ("Answer: green.\nRevised answer: red, though it could be green.", "label", DOTS, DOTS,
+     "Which dot is closest to the camera?", "red", False),
+    ("Answer: B.\nAmended: on the lateral view it is pneumonia, A. Then again, the effusion is large.", "choice", ABCD,
+     EDEMA, "", "B", False),
+])
+def test_a_revision_the_reply_settles_in_its_closing_words(
+        reply: str, kind: str, labels: tuple[str, ...], options: tuple[str, ...], question: str, choice: str | None,
+        sure: bool) -> None:
+    a = extract(reply, kind, labels, options, question=question)
+    assert (a.choice, a.sure) == (choice, sure), a
 
 
 @pytest.mark.parametrize("reply, question", [
@@ -8121,8 +8144,8 @@ KIDNEY_SIDE_71 = ("The left kidney", "The right kidney")
      "**Answer:** B. Pleural effusion", DX, "What is the most likely diagnosis?", "B", True),
     ("Findings: Right kidney: normal. Left kidney: dilated pelvis and calyces.\nImpression: Left hydronephrosis.\n"
      "Answer: The left kidney", KIDNEY_SIDE_71, "Which kidney shows hydronephrosis?", "A", True),
-    ("Impression: Right pleural effusion.\nAnswer: C. Pneumonia\nCorrection: Answer: B.", DX,
-     "What is the most likely diagnosis?", "B", False),
+    ("Impression: Right pleural effusion.\nAnswer: C. Pneumonia\nCorrection: Answer: B. Then again, pneumonia fits "
+     "the fever.", DX, "What is the most likely diagnosis?", "C", False),
 ])
 def test_report_sections_that_disagree_of_batch_71(reply: str, options: tuple[str, ...], question: str,
                                                    choice: str | None, sure: bool) -> None:
@@ -13480,3 +13503,144 @@ def test_a_side_the_reply_calls_normal_is_no_sure_reading_of_it(reply: str, ques
                                                                   sure: bool) -> None:
     answer = extract(reply, "choice", ("A", "B"), ("The left kidney", "The right kidney"), question=question)
     assert (answer.choice, answer.sure) == (choice, sure), answer
+
+
+_NEURO = ("Idiopathic intracranial hypertension", "Cerebral venous sinus thrombosis", "Pituitary adenoma", "Migraine",
+          "Meningioma")
+_NEURO_Q = "A 28-year-old obese woman has daily headaches; MRI shows an empty sella. What is the most likely diagnosis?"
+_FLUID = ("Free fluid is present", "No free fluid")
+_FLUID_Q = "Does this image show free fluid in Morison's pouch?"
+_AGE_Q = "Is this a pediatric or adult chest x-ray? (Answer with pediatric or adult)"
+_SIDE_LUNG = ("Pneumonia", "Pulmonary edema", "Lung mass", "None of the above")
+_LESION = ("Actinic keratosis", "Dermatofibroma", "Vascular lesion", "Melanocytic nevus")
+_TRIAGE = ("The study is technically adequate, with good inspiration and no rotation. The soft tissues and bones are "
+           "unremarkable. The mediastinal contour is normal in width and the trachea is central. The young woman's "
+           "history of daily headache and transient visual obscurations fits raised pressure. ")
+
+
+@pytest.mark.parametrize(("reply", "kind", "labels", "options", "question", "choice", "sure"), [
+    # held-out batches 133 and 134: a revision the reply settles in its closing words stands sure, whatever advice
+    # follows it; not where the advice names another option
+    ("**Preliminary answer:** A. Free fluid is present.\n\nOn the cine loop the thin band moves with the kidney and is "
+     "perirenal fat.\n\n**Revised answer:** B. No free fluid.\n\n**Recommendation:** Repeat the scan if the patient's "
+     "condition changes.", "choice", ("A", "B"), _FLUID, _FLUID_Q, "B", True),
+    ("**Initial impression:** Idiopathic intracranial hypertension (A).\n\nThe sagittal sinus shows an empty delta "
+     "sign.\n\n**Revised answer:** B. Cerebral venous sinus thrombosis.\n\n**Recommendation:** CT venography. Screen "
+     "for prothrombotic states.", "choice", ABCDE, _NEURO, _NEURO_Q, "B", True),
+    ("**Initial impression:** Idiopathic intracranial hypertension (A).\n\nThe sagittal sinus shows an empty delta "
+     "sign.\n\n**Revised answer:** B. Cerebral venous sinus thrombosis.\n\n**Recommendation:** Treat as idiopathic "
+     "intracranial hypertension if venography is normal.", "choice", ABCDE, _NEURO, _NEURO_Q, "B", False),
+    ("Answer: no.\nAddendum: the surface is nodular and the caudate lobe is hypertrophied. Revised answer: yes.",
+     "yesno", ("yes", "no"), (), "Is the liver cirrhotic? (please answer yes/no)", "yes", True),
+    # a doubt settled by a declared answer after it, not one that withdraws an answer
+    ("**No** - the effusion is on the right-hand side of the image.\n\nHmm, let me check that. The side marker reads L "
+     "and the gastric bubble is beneath the fluid. Could this be situs inversus? The heart is on the same side as the "
+     "marker, so no. So the effusion is on the left.\n\n**Final answer: Yes** - the effusion is on the left side.",
+     "yesno", ("yes", "no"), (), "Is the pleural effusion on the left side? (please answer yes/no)", "yes", True),
+    ("It is borderline, and I can't say yes - nor can I say no.", "yesno", ("yes", "no"), (),
+     "Is the liver cirrhotic? (please answer yes/no)", None, False),
+    # idioms that answer no as a whole clause
+    ("I wouldn't say so - the liver outline is smooth.", "yesno", ("yes", "no"), (),
+     "Is the liver cirrhotic? (please answer yes/no)", "no", True),
+    ("hardly, the heart takes up less than half the chest width.", "yesno", ("yes", "no"), (),
+     "Is the heart enlarged in this radiograph? (please answer yes/no)", "no", True),
+    ("Nowhere near the kidney, but it measures 16 cm.", "yesno", ("yes", "no"), (),
+     "Is the spleen enlarged? (please answer yes/no)", None, False),
+    # a view others may hold answers nothing
+    ("Some would call it cirrhotic; I wouldn't say so.", "yesno", ("yes", "no"), (),
+     "Is the liver cirrhotic? (please answer yes/no)", None, False),
+    # the same declaration for each of two things: no one answer
+    ("Two lesions are shown.\n\n### Lesion 1\n- Central white patch.\n- **Most consistent with: Dermatofibroma "
+     "(B).**\n\n### Lesion 2\n- Red lacunae.\n- **Most consistent with: Vascular lesion (C).**", "choice", ABCD,
+     _LESION, "What is this skin lesion?", "C", False),
+    ("Answer: A. Mid trachea.\nOn re-evaluation the tip projects over the right main bronchus.\nAnswer: B.", "choice",
+     ABCD, ("Mid trachea", "Right main bronchus", "Left main bronchus", "Oesophagus"),
+     "Where is the endotracheal tube tip?", "B", True),
+    # what the reply looks for is no answer; a step it asks itself on the way is not the question
+    ("**Assessment for gadolinium enhancement:**\n- The dural sinuses are dark.\n- The choroid plexus is not "
+     "bright.\n\n**Answer:** No. This is a pre-contrast T1-weighted image.", "yesno", ("yes", "no"), (),
+     "Was this MRI acquired after gadolinium contrast? (Answer with yes or no)", "no", True),
+    ("1. **Is there a fracture?** Yes - a lucent line runs through the distal fibula.\n2. No step-off in the "
+     "cortex.\n\n**No** - the fracture is not displaced.", "yesno", ("yes", "no"), (),
+     "Is the fracture displaced? (please answer yes/no)", "no", True),
+    ("Is there a fracture? Yes. Displacement: none, no step-off.", "yesno", ("yes", "no"), (),
+     "Is the fracture displaced? (please answer yes/no)", None, False),
+    # a whole chat template left around the reply
+    ("<bos><start_of_turn>user\nIs this an X-ray of the hand? (please answer yes/no)<end_of_turn>\n"
+     "<start_of_turn>model\n**Yes.** This is a PA radiograph of the right hand.", "yesno", ("yes", "no"), (),
+     "Is this an X-ray of the hand? (please answer yes/no)", "yes", True),
+    # a label named as a case the reply supposes is not its answer
+    ("The growth plates are wide open, which would not be the case in an adult.", "label", ("pediatric", "adult"), (),
+     _AGE_Q, None, False),
+    ("The growth plates are open; in an adult they would be fused.", "label", ("pediatric", "adult"), (), _AGE_Q, None,
+     False),
+    ("It is upside down: the gastric bubble sits above the diaphragm, which is impossible in a correctly displayed "
+     "film.", "label", ("correct", "upside down"), (),
+     "Is this chest X-ray correctly oriented or upside down? (Answer with correct or upside down)", "upside down",
+     True),
+    ("Yetişkin, büyüme plakları kapanmış.", "label", ("pediatric", "adult"), (), _AGE_Q, "adult", True),
+    # the answer under a short heading; a long reply that opens with its answer in other words
+    ("### TL;DR\n**D - None of the above.** The left lung is clear.\n\n### Why not the others\n- **Pneumonia (A):** no "
+     "airspace opacity.\n- **Lung mass (C):** no rounded opacity.", "choice", ABCD, _SIDE_LUNG,
+     "What abnormality is seen in the left lung?", "D", True),
+    ("### Most likely diagnosis: **Benign intracranial hypertension**\n\n" + _TRIAGE + "Cerebral venous sinus "
+     "thrombosis is the mimic to exclude, and a pituitary adenoma or a meningioma would show a mass.", "choice", ABCDE,
+     _NEURO, _NEURO_Q, "A", True),
+    ("## Findings\n### What I see\n- Benign intracranial hypertension pattern.\n\n" + _TRIAGE + "Cerebral venous sinus "
+     "thrombosis is the mimic to exclude, and a pituitary adenoma or a meningioma would show a mass.", "choice", ABCDE,
+     _NEURO, _NEURO_Q, None, False),
+    # words that are no hedge: a BI-RADS category's name, "either" of two parts; a row about another option
+    ("My answer is that the lesion is benign (A).\n\nIn reporting terms it would be BI-RADS 3 - probably benign, "
+     "with a malignancy risk under 2 %.", "choice", ("A", "B"), ("Benign", "Malignant"),
+     "Is the breast lesion benign or malignant?", "A", True),
+    ("No, I don't see a pneumothorax on this chest X-ray: none visible at either apex or along the lateral chest "
+     "walls.", "yesno", ("yes", "no"), (), "Is there a pneumothorax in this chest x-ray? (please answer yes/no)", "no",
+     True),
+    ("### Most likely diagnosis: **A. Erythema migrans**\n\n| Option | Features |\n| --- | --- |\n| B. Tinea "
+     "corporis | Scaly border |\n| E. Granuloma annulare | Firm papules; no erythema that expands |", "choice", ABCDE,
+     ("Erythema migrans", "Tinea corporis", "Urticaria", "Erythema multiforme", "Granuloma annulare"),
+     "A hiker presents with the annular rash shown. What is the most likely diagnosis?", "A", True),
+])
+def test_held_out_133_134_revisions_with_advice_openings_and_cases_supposed(
+        reply: str, kind: str, labels: tuple[str, ...], options: tuple[str, ...], question: str, choice: str | None,
+        sure: bool) -> None:
+    answer = extract(reply, kind, labels, options, question=question)
+    assert (answer.choice, answer.sure) == (choice, sure), answer
+
+
+_HIPS = ("Left hip", "Right hip", "Both hips", "Neither hip")
+
+
+@pytest.mark.parametrize(("reply", "options", "question", "choice", "sure"), [
+    # the corpus read again with held-out batch 133's fixes: an opening that is no answer is not read as one, nor a
+    # plan, a task named, or what nothing about the image is
+    ("I'll go through both hips in turn before answering.", _HIPS, "Which hip shows avascular necrosis?", None, False),
+    ("Let me check both hips: the right one has AVN.", _HIPS, "Which hip shows avascular necrosis?", "B", True),
+    ("Great question - distinguishing vasogenic from cytotoxic oedema is a core skill in neuroimaging.",
+     ("Vasogenic edema", "Cytotoxic edema"), "Does this image show vasogenic or cytotoxic edema?", None, False),
+    ("Nothing about this lesion looks malignant.", ("Benign", "Malignant"), "Is the breast lesion benign or malignant?",
+     "A", True),
+    ("Nothing about it is benign; the margins are spiculated.", ("Benign", "Malignant"),
+     "Is the breast lesion benign or malignant?", "B", True),
+    # a long reply's opening that answers, then the other options weighed by name; not a finding described first
+    ("It isn't cystic.\n\n" + _TRIAGE + "A cystic nodule would be anechoic with posterior enhancement; this solid "
+     "nodule is neither anechoic nor enhancing, and a spongiform or cystic pattern is absent.",
+     ("Cystic", "Solid"), "Is the thyroid nodule cystic or solid?", "B", True),
+    ("The film shows bilateral airspace opacities with small bilateral effusions.\n\n" + _TRIAGE + "Pulmonary edema "
+     "would explain it, and pneumonia can look the same; atelectasis is less likely.",
+     ("Pneumonia", "Pleural effusion", "Pulmonary edema", "Atelectasis"), "What is the most likely diagnosis?", None,
+     False),
+])
+def test_openings_plans_and_tasks_are_no_answers(reply: str, options: tuple[str, ...], question: str,
+                                                 choice: str | None, sure: bool) -> None:
+    answer = extract(reply, "choice", ABCD, options, question=question)
+    assert (answer.choice, answer.sure) == (choice, sure), answer
+
+
+def test_a_first_impression_given_up_leaves_a_mention_unsure() -> None:
+    # whatever word is then read, a reply that names the answer it first gave is not read sure from a mention
+    reply = ("My first impression was a fracture of the left femoral neck, on the left side of the image.\n\n" + _TRIAGE
+             + "The line runs beyond the bone into the groin: a skin fold. The right femur is intact too.")
+    answer = extract(reply, "choice", ABCD, ("Left femur", "Right femur", "Both femurs", "No fracture"),
+                     question="Which femur is fractured?")
+    assert not answer.sure, answer

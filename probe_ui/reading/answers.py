@@ -205,7 +205,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from probe_ui.reading import lexicon, overlap, positions, pushback, subject, synonyms
-from probe_ui.reading.attribution import PARTLY_AGREES, agrees, attributed_mentions, opens_rejecting, suggested_label
+from probe_ui.reading.attribution import (
+    PARTLY_AGREES,
+    agrees,
+    attributed_mentions,
+    opens_rejecting,
+    others_views,
+    suggested_label,
+)
 from probe_ui.reading.boxed import boxed_or_backtick
 from probe_ui.reading.cleaning import (
     NA_OPTION,
@@ -302,7 +309,9 @@ from probe_ui.reading.sureness import (
     declaration_denied,
     deferred_spans,
     is_sure,
+    opening_answer,
     rejected_by_name,
+    without_closing_advice,
 )
 from probe_ui.reading.verdicts import (
     REVISION,
@@ -332,6 +341,7 @@ from probe_ui.reading.weighing import (
     named_in,
     open_whether_spans,
     option_remarks,
+    plans_and_tasks,
     question_sentences,
     recommended_tests,
     rejected_letters,
@@ -343,6 +353,7 @@ from probe_ui.reading.weighing import (
 from probe_ui.reading.words import (
     AFFIRMING_OPENING,
     answer_clauses,
+    answered_steps,
     asked_terms,
     conceded_degree,
     declined_for_want,
@@ -350,6 +361,7 @@ from probe_ui.reading.words import (
     delivery_adverbs,
     denied_others,
     described_absences,
+    hypothetical_labels,
     label_words,
     leading_word,
     restated_answer,
@@ -635,9 +647,15 @@ def extract(text: str, kind: str, labels: Sequence[str], options: Sequence[str] 
         # answer it reverses; sure only as any reversal is, where the reply settles it in its closing words and
         # nothing else doubts it (held-out batch 126: "No.\nCorrection: The spleen measures 15.5 cm ..., which is
         # enlarged. Answer: Yes", as "No. Correction: ... Answer: Yes." on one line already was)
-        last = [x for x in re.split(r"(?<=[.!?])\s+|\n+", clean.strip()) if x.strip(" \t*_#>-.")][-1:]
-        closing = _read(last[0], item, refusal, suggested, corrections=False) if last else (None, "none")
-        closes = closing[0] == revised and closing[1] in _CLOSING_STATED  # (not "No way to be sure, though.": a review)
+        # (its last sentence before any advice, or the option's own text after the letter it restates: "Revised
+        # answer: B. Cerebral venous sinus thrombosis.\n\n**Recommendation:** MR venography ...", held-out batch 131;
+        # not "No way to be sure, though.": a review)
+        closed = without_closing_advice(clean, item).strip()
+        reads = [_read(x, item, refusal, suggested, corrections=False)
+                 for x in [y for y in re.split(r"(?<=[.!?])\s+|\n+", closed) if y.strip(" \t*_#>-.")][-2:]]
+        closes = bool(reads) and reads[-1][0] == revised and (reads[-1][1] in _CLOSING_STATED or (
+            reads[-1][1] == "option_text" and len(reads) > 1 and reads[0][0] == revised
+            and reads[0][1] in _CLOSING_STATED))
         return Answer(revised, "final_verdict", invalid=False, refusal=refusal,
                       sure=closes and is_sure(clean, item, "final_verdict", revised, refusal=refusal))
     negated = _NEGATED_CLAUSE.match(clean) if kind == "yesno" and item.aliases else None
@@ -1437,10 +1455,18 @@ def _read(clean: str, item: Item, refusal: bool, suggested: str | None, correcti
             found, how = _read(tail, item, refusal, suggested, corrections=False)
             # batch 70: "red. hmm wait maybe blue, they look about the same distance": the label after "maybe" in
             # the correction is entertained, and the answer before it no longer stands
-            if (TAIL_HEDGE.search(tail) or WITHDRAWN.search(tail)) and (
+            doubted = [m.end() for m in TAIL_HEDGE.finditer(tail)]
+            settled = last_declaration(tail, item)
+            if (doubted or WITHDRAWN.search(tail)) and (
                     found is not None or entertained_labels(tail, item) or named_in(tail, item)
-                    or (kind == "label" and label_words(tail, item, guesses=True))):
-                return None, "ambiguous"  # "A. Actually, I am not sure; it could be C as well.", "C. Wait, maybe B."
+                    or (kind == "label" and label_words(tail, item, guesses=True))) \
+                    and (WITHDRAWN.search(tail) or not (settled.label == found is not None
+                                                        and settled.at > max(doubted))):
+                # "A. Actually, I am not sure; it could be C as well.", "C. Wait, maybe B."; not a doubt the reply
+                # settles with a declared answer after it (held-out batch 133: "... Could this be situs inversus? ...
+                # So the effusion is on the left. **Final answer: Yes** ..."), unless it withdraws an answer ("I'm not
+                # going to stand by the initial 'yes' — nor can I say 'no'.")
+                return None, "ambiguous"
             between = UNDECIDED_BETWEEN.search(tail)
             if found is None and (WITHDRAWN.search(tail) or _LEFT_BETWEEN.search(tail)
                                   or (between is not None and len(named_in(between.group(0), item)) > 1)):
@@ -1563,6 +1589,11 @@ def _read(clean: str, item: Item, refusal: bool, suggested: str | None, correcti
     if lab is not None:
         return lab, "marked"
     if marks_several(clean, item):
+        opened = opening_answer(clean, item) if corrections else None
+        if opened is not None:
+            # held-out batch 133: "### ✔ Physician's answer confirmed: **A. Radius**" over a checklist of findings,
+            # each ticked: the answer it opens with
+            return opened, "leading"
         return None, "ambiguous"  # "✅ Pneumonia: air bronchograms\n✅ Pleural effusion: blunted angle"
     # batch 17: a likelihood for each option, one clearly ahead ("- C. Aortic dissection: 60%" beside 15 % at most;
     # "herpes zoster 80%, contact dermatitis 10%, ..."): that one (sure only far ahead: sureness.doubts)
@@ -1781,7 +1812,7 @@ def _read_choice(clean: str, item: Item, decl: Found, out_of_range: bool, refusa
                                  *unexcluded_spans(masked), *textbook_remarks(masked, item),
                                  *hypothetical_cases(masked, item), *dismissed_entries(masked, item),
                                  *recommended_tests(masked), *denied_lists(masked),
-                                 *disowned_descriptions(masked)])
+                                 *disowned_descriptions(masked), *plans_and_tasks(masked)])
     citem = canonical_item(item.kind, item.labels, item.options, item.question)
     canon = synonyms.canonical(judged, citem.narrow)
     how = "synonym" if canon != judged or citem.option_map != item.option_map else ""
@@ -1842,6 +1873,11 @@ def _read_choice(clean: str, item: Item, decl: Found, out_of_range: bool, refusa
     if len(words.named) == 1:
         return mention(words.named[0], "option_words")
     if len(words.named) > 1:
+        opened = opening_answer(clean, item)
+        if opened in words.named:
+            # held-out batch 133: a long reply that opens with its answer in other words ("### Most likely
+            # diagnosis: **Benign intracranial hypertension**"), then goes through the other options by name
+            return mention(opened, "leading")  # type: ignore[arg-type]
         return None, "ambiguous"
     left = [lb for _, lb in citem.option_map if lb not in words.rejected]
     if words.rejected and len(left) == 1:
@@ -2225,7 +2261,8 @@ def _read_words(clean: str, item: Item, refusal: bool) -> tuple[str | None, str]
     delivered = delivery_adverbs(clean, item)
     # review 93: "most people would think yes, but ...": a yes or no put in the mouth of others is not the reply's
     masked_out = [*question_sentences(text), *described_absences(text, item), *denied_others(text, item), *delivered,
-                  *attributed_mentions(text)]
+                  *attributed_mentions(text), *hypothetical_labels(text, item), *answered_steps(text, item),
+                  *others_views(text), *plans_and_tasks(text)]
     if refusal:
         # batches 29-30: "so I won't answer yes or no here", "there's no side marker, so I can't tell you ..." (found
         # in the reply before its refusal's words were masked, which may have taken one of the pair)
@@ -2281,7 +2318,9 @@ def _read_words(clean: str, item: Item, refusal: bool) -> tuple[str | None, str]
                 return None, "none"
             if said is not None:
                 return item.aliases["yep" if said == "yes" else "nope"], "presence"
-        # 6. the question's subject: "This is a CT scan." to "Is this an MRI?" is no
+        # 6. the question's subject: "This is a CT scan." to "Is this an MRI?" is no (not as others may see it: "Some
+        # would call it cirrhotic; I wouldn't say so.")
+        text = mask_spans(text, others_views(text))
         said = subject.answer_from_subject(text, question) or subject.answer_from_predicate(text, question)
         title = text.lstrip().split("\n", 1)[0]
         if said is None and title != text.strip() and not asked_terms(question):

@@ -161,6 +161,18 @@ _JUDGED_THEN = re.compile(r"(?i)\b(?:not\s+(?:\w+\s+){0,2}?(?:right|correct|accu
                           r"(?:[^:]{0,30}?:|(?=[ \t]*,))")
 
 
+# a view others may hold, set up to be weighed ("Some would call it cirrhotic; I wouldn't say so.", "Others might say
+# the liver is cirrhotic"): up to the end of its clause
+_OTHERS_VIEW = re.compile(r"(?i)\b(?:some|many|others|most|people|one)\s+(?:would|might|could|may)\s+"
+                          r"(?:say|argue|think|claim|call|describe|read|label|see)\b[^.;!?\n]*")
+
+
+def others_views(text: str) -> list[tuple[int, int]]:
+    """The spans of views others may hold (:data:`_OTHERS_VIEW`), for the caller to mask: nobody's answer here."""
+    return [m.span() for m in _OTHERS_VIEW.finditer(text)] if "would" in text or "might" in text or "could" in text \
+        or "may" in text else []
+
+
 def attributed_mentions(text: str) -> list[tuple[int, int]]:
     """Spans naming someone else's answer that the reply does not endorse (masked before mentions are read)."""
     if not re.search(r"(?i)physician|student|doctor|resident|radiologist|clinician|user|colleague|trainee|examinee|"

@@ -80,6 +80,7 @@ def clean_reply(text: str) -> str:
         t = _FAR_FROM.sub(_far_from, t)
     if "nothing" in low and "about" in low:
         t = _NOTHING_ABOUT.sub(lambda m: m.group(1) + ("Not " if m.group(2)[0] == "N" else "not ") + m.group(3), t)
+        t = _NOTHING_ABOUT_IS.sub(lambda m: m.group(1) + ("Not " if m.group(2)[0] == "N" else "not "), t)
     if " of " in low and ("free" in low or "devoid" in low):
         t = _NOT_FREE_OF.sub(r"has \1 present", t)
         t = _FREE_OF.sub(r"\1 without", t)
@@ -132,6 +133,12 @@ _FAR_FROM = re.compile(r"(?i)(?:\A|(?<=[.!?;\n]))([ \t\"'*_>\-]*)(far[ \t]+from|
                        r"(?!(?:the|a|an|any|anything|ever|at|in|on|to|it|this|that|being)\b)[^\W\d_][\w\-]*"
                        r"(?:[ \t]+[^\W\d_][\w\-]*){0,2}[ \t]*(?:[:;,.!\u2013\u2014]|[ \t]-|\Z))")
 
+# the corpus read with held-out batch 133's fixes: "Nothing about this lesion looks malignant.", "Nothing about it is
+# malignant." deny the word after the verb, as "Not malignant." does (what it suggests is weighed as a denied option:
+# the negations of batch 49)
+_NOTHING_ABOUT_IS = re.compile(r"(?:\A|(?<=[.!?;\n]))([ \t\"'*_>\-]*)([Nn]othing)[ \t]+about[ \t]+(?:it|this|that|them|"
+                               r"(?:the|this|that|these)[ \t]+[\w\-]+)[ \t]+(?:is|looks|seems|appears|was)"
+                               r"(?:[ \t]+(?:at[ \t]+all|remotely|even|particularly))?[ \t]+")
 # batch 27: "Nothing cystic about it — it's a uniformly hypoechoic nodule" denies the word as "Not cystic" does: opening
 # the reply or a sentence, one word before "about it/this/that/them" (not "Nothing about it is cystic", "nothing
 # to say about it", nor "nothing but")
@@ -324,9 +331,12 @@ _NEGATION_BEFORE = re.compile(
     r"|\bnothing\s+(?:(?:here|else|at\s+all)\s+)?(?:to\s+)?(?:suggests?|indicates?|supports?|favou?rs?|points?\s+to)\s+"
     r"(?:\w+\s+)?"
     # batch 49: "Nothing about it suggests malignancy: ...", as "nothing about it looks malignant" (batch 32)
-    r"|\bnothing\s+about\s+(?:it|this|them)\s+(?:suggests?|indicates?|points?\s+to)\s+"
+    # (the corpus read with held-out batch 133's fixes: "Nothing about this lesion looks malignant.", "Nothing about it
+    # is malignant.")
+    r"|\bnothing\s+about\s+(?:it|this|them|(?:the|this|that|these)\s+[\w\-]+)\s+(?:suggests?|indicates?|points?\s+to)\s+"
     # batch 32: "nothing about it looks malignant", "nothing here seems abnormal"
-    r"|\bnothing\s+(?:about\s+(?:it|this|them)\s+|here\s+)?(?:looks?|seems?|appears?)\s+(?:\w+\s+)?"
+    r"|\bnothing\s+(?:about\s+(?:it|this|them|(?:the|this|that|these)\s+[\w\-]+)\s+|here\s+)?"
+    r"(?:looks?|seems?|appears?|is|was)\s+(?:\w+\s+)?"
     # batch 46: "I see nothing malignant-looking here", "Nothing malignant.": "nothing" just before the mention
     r"|\bnothing\s+"
     # batch 49: "It doesn't look like a basal cell carcinoma to me", "it does not seem like a melanoma"

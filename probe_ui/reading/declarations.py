@@ -628,7 +628,9 @@ _WHETHER_BEFORE = re.compile(r"(?i)\bwhether\b[^,;:.!?\n\u2013\u2014]*\Z")
 
 
 # "if" (or "unless", "whether", "suppose") right before the cue: "If I say no, ...", "Suppose I pick B: ..."
-_SUPPOSED_SAYING = re.compile(r"(?i)\b(?:if|unless|whether|suppose|supposing|were)[ \t]+\Z")
+# (held-out batch 133: nor a saying denied, "I'm not going to stand by the initial 'yes' - nor can I say 'no'.")
+_SUPPOSED_SAYING = re.compile(r"(?i)\b(?:if|unless|whether|suppose|supposing|were)[ \t]+\Z"
+                              r"|\b(?:nor|neither)[ \t]+(?:can|could|would|will|do|did|shall|should)[ \t]+\Z")
 _BOUND = re.compile(r"(?i)\b(?:must|should|have\s+to|had\s+to|need\s+to)\b")
 
 

@@ -84,8 +84,9 @@ _LIST_LINE = re.compile(r"[ \t>\-\u2022*]*[(\[]?([A-Z])[)\]]?(?=[.:)]|[ \t]|$)")
 
 
 def head_letter(text: str, item: Item) -> str | None:
-    """A reply whose first line is its answer letter ("(B)", "B.", "B: <text>", "A, though ...", "(C) 3"),
-    followed by an explanation that may name other options ("(B)\n\nExplanation: (A) would ..."): the letter.
+    """A reply whose first line (under a short heading, if any) is its answer letter ("(B)", "B.", "B: <text>", "A,
+    though ...", "(C) 3"), followed by an explanation that may name other options ("(B)\n\nExplanation: (A) would
+    ..."): the letter.
 
     Not when the first line names a second letter ("A, B", "(A) or (C)?"), when the next line opens with a letter
     too (an echoed option list), or when the letter is a word or an abbreviation ("A large mass", "B cells",
@@ -93,6 +94,9 @@ def head_letter(text: str, item: Item) -> str | None:
     """
     lines = _LINES.finditer(text)
     first = next(lines, None)
+    if first is not None and _HEADING.fullmatch(first.group(0)) and not any(
+            o.casefold() in first.group(0).casefold() for o in item.options):
+        first = next(lines, None)  # held-out batch 133: "### TL;DR\n**D - None of the above.** ...", under its heading
     if first is None:
         return None
     line = first.group(0).strip(" \t>-\u2022*_`\"'")
@@ -117,6 +121,10 @@ def head_letter(text: str, item: Item) -> str | None:
     if second is not None and _list_item(second.group(0), lab, item):
         return None
     return lab
+
+
+# a line that is only a short heading over the answer ("TL;DR", "Bottom line", "Verdict:"), its marks cleaned away
+_HEADING = re.compile(r"[ \t>#*_]*(?:[A-Za-z][\w;&'\-]+[ \t]*){1,3}:?[ \t*_]*")
 
 
 def _lower_before_reason(ch: str, rest: str, label: str, item: Item) -> bool:

@@ -124,6 +124,12 @@ def strip_debris(text: str) -> str:
             after = _THINK_END.split(text)[-1]
             text = after if after.strip() else _THINK_TAG.sub(" ", text)
         text = _DEBRIS.sub(" ", text)
+        if text.lstrip()[:4] in ("user", "User"):
+            # held-out batch 133: Gemma's whole template kept ("<bos><start_of_turn>user\n...<end_of_turn>\n
+            # <start_of_turn>model\n**Yes.** ..."): its roles once the turn markers are gone
+            echo = _ECHO.match(text)
+            if echo is not None and text[echo.end():].strip():
+                text = text[echo.end():]
     if text[:30].lstrip()[:1] in "aAmMG#":
         text = _ROLE.sub("", text, count=1)
     if text[:30].lstrip()[:1] in "tTđĐ":
@@ -888,7 +894,9 @@ WORDS: dict[str, tuple[str, ...]] = {
                   # batch 29: Tok Pisin ("Em i pikinini — ...")
                   "pikinini",
                   # batch 32: Sesotho ("Ngwana.")
-                  "ngwana"),
+                  "ngwana",
+                  # Turkish, beside "yetişkin" (adult, below): a child
+                  "çocuk"),
     "adult": ("adulto", "adulta", "adulte", "erwachsener", "erwachsenen", "erwachsene", "成人", "成年人",
               # batch 90: Russian (an adult, of an adult)
               "взрослый", "взрослого", "взрослая", "взрослой",
@@ -902,7 +910,9 @@ WORDS: dict[str, tuple[str, ...]] = {
               # batch 99: Korean (Jeolla "어른이여.", an adult; with its copula, not "어른스러워", mature-looking)
               "어른이", "어른입",
               # batch 122: Korean "성인입니다." (it is an adult; with its copula, as 어른 above)
-              "성인입"),
+              "성인입",
+              # held-out batch 133: Turkish "Yetişkin, büyüme plakları kapanmış." (an adult, the growth plates closed)
+              "yetişkin"),
     "left": ("izquierdo", "izquierda", "gauche", "links", "linke", "linken", "sinistro", "sinistra", "左侧", "左",
              # batch 17: Slovenian ("v levi ledvici"), Croatian, Serbian
              "levi", "levo", "levem", "lijevi", "lijevoj", "lijevo", "levoj", "levom",

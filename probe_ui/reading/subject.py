@@ -283,6 +283,12 @@ _NEGATION = re.compile(r"(?i)(?:\b(?:not|no|never|neither|nor|without|isn't|aren
                        r"|\b(?:is|isch|iss)\s+(?:(?:fei|halt|aber|echt)\s+)?(?:ka|koa|koan|kaa)\s+$)")
 
 
+# what a reply looks for, before what it names ("Assessment for gadolinium enhancement:", "Looking for contrast in the
+# sinuses"): the topic of what follows, neither seen nor denied
+_LOOKED_FOR = re.compile(r"(?i)\b(?:assess(?:ment|ing)?|evaluat(?:ion|ing)|look(?:ing)?|check(?:ing)?|search(?:ing)?|"
+                         r"screen(?:ing)?)\s+for\s+(?:(?:any|signs?\s+of|evidence\s+of)\s+)?$")
+
+
 # batch 21: a bare "no" before a region or organ that only qualifies the noun after it ("no lung markings", "no renal
 # calculi"): what is denied is that noun, not the region
 _MODIFIER_DENIED = re.compile(r"(?i)\bno\s+$")
@@ -519,6 +525,8 @@ def answer_from_subject(reply: str, question: str) -> str | None:
             neg = False
         if _A_KIND.fullmatch(before) and _KIND_DEFINED.match(reply, end):
             continue  # batch 27: "...: a sagittal slice has its row direction along ...": what any such image is
+        if _LOOKED_FOR.search(before):
+            continue  # held-out batch 133: "Assessment for gadolinium enhancement:": what is looked for, not seen
         if neg and cat in ("region", "organ") and _MODIFIER_DENIED.search(before) and _HEAD_NOUN.match(reply, end):
             continue  # batch 21: "with no lung markings beyond it" denies the markings, not that this is the chest
         if neg and cat == "modality" and _SIGNS_DENIED.search(before) and _SIGNS.match(reply, end):

@@ -56,6 +56,7 @@ import itertools
 import re
 import threading
 from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING
 
 from probe_ui.reading import lexicon, overlap
 from probe_ui.reading.cleaning import RESTATED_QUESTION, SENTENCE_END, first_sentence, norm, pattern, phrase_regex
@@ -84,6 +85,9 @@ from probe_ui.reading.words import (
     set_aside_no,
     stated_answers,
 )
+
+if TYPE_CHECKING:
+    from probe_ui.reading.answers import Answer
 
 __all__ = ["REVERSAL", "SURE_METHODS", "doubts", "is_sure", "rejected_by_name"]
 
@@ -283,6 +287,29 @@ def _held_apart(text: str, item: Item) -> bool:
     return len(read - {None}) > 1
 
 
+def _declared_for_each(text: str, item: Item, label: str | None) -> bool:
+    """Held-out batch 133: the reply's last two declarations say the same words for two different answers, with no
+    change of mind between them ("### Lesion 1 ... **Most consistent with: Dermatofibroma (B).** ### Lesion 2 ...
+    **Most consistent with: Vascular lesion (C)**"): an answer for each of two things, not one for the question."""
+    last = last_declaration(text, item)
+    if label is None or last.label != label or last.at <= 0:
+        return False
+    before = last_declaration(text[:max(text.rfind(c, 0, last.at) for c in ".!?\n") + 1], item)
+    if before.label in (None, label) or before.at < 0 or before.kind != last.kind:
+        return False
+    if any(before.at <= a < last.at for a, _ in _change_of_mind_cues(text)):
+        return False
+    own = {w for option in item.options for w in re.findall(r"[^\W\d_]+", option.casefold())}
+
+    def cue(at: int) -> list[str]:  # the declaration's sentence up to its answer ("- most consistent with")
+        start = max(text.rfind(c, 0, at) for c in ".!?\n") + 1
+        words = re.findall(r"[^\W\d_]+", text[start:at + 60].casefold())
+        return list(itertools.takewhile(lambda w: len(w) > 1 and w not in own, words))
+
+    # (in words of its own, not "Answer:" twice: "Answer: A. Mid trachea.\nOn re-evaluation ...\nAnswer: B.")
+    return len(cue(last.at)) > 1 and cue(before.at) == cue(last.at)
+
+
 def _last_clause(text: str) -> str:
     """What follows the reply's last sentence or clause mark (a colon too: "Communicating versus obstructive:
     communicating." concludes after its comparison)."""
@@ -358,8 +385,17 @@ def _negated_choice(text: str, item: Item, label: str | None) -> bool:
         if any(re.search(rf"(?<!\w)\(?{lab}[.):][ \t]*[*_]*[ \t]*\Z", text[max(0, m.start() - 8):m.start()])
                for lab, o in zip(item.labels, item.options) if o != opt and pattern.search(o)):
             continue  # "- **A. Non-proliferative DR:** ...": another option named by its letter and first words
+        row = text[text.rfind("\n", 0, m.start()) + 1:m.start()]
+        if _ROW_OF_OPTION.match(row) and any(re.match(r"(?i)" + re.escape(o).replace(r"\ ", r"\s+"),
+                                                      _ROW_OF_OPTION.sub("", row, count=1))
+                                             for o in item.options if o != opt):
+            continue  # held-out batch 131: "| E. Granuloma annulare | ...; no erythema that expands |"
         return True
     return False
+
+
+# the start of a table row or list item, and the letter that may open it ("| E. ", "- **B)** ")
+_ROW_OF_OPTION = re.compile(r"[ \t]*(?:\|[ \t]*|[\-*\u2022][ \t]+)[*_]*(?:\(?[A-Z][.):][ \t]*)?[*_]*")
 
 
 # the side an option opens with ("The left kidney", "Right hip")
@@ -689,17 +725,64 @@ def _opens_with(text: str, item: Item, method: str, label: str | None) -> bool:
     if label is None or method in _MARKED or method in ("language", "bare") \
             or len(text.split()) <= LONG_WORDS:
         return False  # (a lone letter has its own place, _placed)
+    alone = _opening_alone(text, item)
+    return alone is not None and alone.choice == label and alone.sure \
+        and (alone.method != "question_subject" or method == "question_subject")
+
+
+def _opening_alone(text: str, item: Item) -> Answer | None:
+    """The reading of a reply's opening sentence alone (after any short heading or the question restated), where that
+    sentence can be an answer: short, supposing nothing, and no body after it that doubts it."""
     rest = _after_preamble(text.lstrip())
     end = _OPENING_END.search(rest)
     opening = rest[:end.end()] if end is not None else rest
     if not opening.strip(" \t\n*_#>.") or len(opening.split()) > _OPENING_WORDS or _SUPPOSING.search(opening):
-        return False  # (nor an answer supposed: "Option D would be the default in a normal study, and ...")
+        return None  # (nor an answer supposed: "Option D would be the default in a normal study, and ...")
     if _BODY_DOUBT.search(text, len(text) - len(rest) + len(opening)):
-        return False  # a review of 6ce9d37: "Hemangioma. ... FNH looks just the same ..., and I couldn't separate them"
+        return None  # a review of 6ce9d37: "Hemangioma. ... FNH looks just the same ..., and I couldn't separate them"
     from probe_ui.reading.answers import extract  # the reader itself (it imports this module)
 
-    alone = extract(opening, item.kind, item.labels, item.options, question=item.question)
-    return alone.choice == label and alone.sure and (alone.method != "question_subject" or method == "question_subject")
+    return extract(opening, item.kind, item.labels, item.options, question=item.question)
+
+
+# how an answer a long reply opens with begins: a field of a few words ("Most likely diagnosis:", "Phase assessment:",
+# not "Findings:"), what the image or case is ("This is ...", "This looks like ...", "It isn't cystic.", "What I see
+# here is ...", "My reading of this film is ...", "I'd diagnose ...", "Everything about this radiograph points toward
+# ...", "The findings here are characteristic of ..."), an option denied ("Not the arterial phase.", "There's nothing
+# solid about this nodule."), or the option alone ("**Cherry angioma.**"); not a finding described ("The film shows
+# ...") or a first impression ("At first glance ...")
+_ANSWER_OPENING = re.compile(
+    r"(?i)[ \t*_#>]*(?:"
+    r"(?!(?:findings?|technique|history|clinical|indications?|comparison|observations?|description)\b)"
+    r"(?:[^\W\d_][\w\-']*[ \t]+){0,2}[^\W\d_][\w\-']*[ \t*_]*:"
+    r"|(?:looking[ \t]+at[ \t]+this[^,.\n]{0,40},[ \t]+)?(?:i[ \t]+think[ \t]+)?(?:this|it)(?:[ \t]+presentation)?"
+    r"(?:'s|[ \t]+(?:is|isn't|is[ \t]+not|looks|seems|appears))\b"
+    r"|(?:looking[ \t]+at[ \t]+this[^,.\n]{0,40},[ \t]+)?i(?:'d|[ \t]+would)?[ \t]+(?:diagnose|call[ \t]+(?:it|this))\b"
+    r"|(?:what[ \t]+i[ \t]+see(?:[ \t]+here)?|my[ \t]+(?:reading|read|diagnosis|answer)"
+    r"(?:[ \t]+of[ \t]+this[ \t]+\w+)?)[ \t]+is\b"
+    r"|everything[ \t]+(?:about|in)[ \t]+this[ \t]+\w+[ \t]+(?:points|fits|lines)\b"
+    r"|the[ \t]+findings(?:[ \t]+here)?[ \t]+are[ \t]+(?:characteristic|typical|consistent|diagnostic)\b"
+    r"|not[ \t]|(?:there's[ \t]+|there[ \t]+is[ \t]+)?nothing[ \t]+[\w\-]+[ \t]+about\b"
+    r"|[*_]*(?:[^\W\d_][\w\-']*[ \t]*){1,4}[.!]?[*_]*[ \t]*(?:\n|\Z))")
+_FIRST_LOOK = re.compile(r"(?i)\b(?:at[ \t]+first|first[ \t]+(?:glance|look|impression)|initial(?:ly)?|originally)\b")
+
+
+def opening_answer(text: str, item: Item) -> str | None:
+    """Held-out batch 133: the answer a long reply opens with, in a sentence that read alone gives it sure ("### Most
+    likely diagnosis: **Benign intracranial hypertension**", "This is early localised **Lyme disease** - ...", "###
+    This isn't a portal venous phase."), where the rest goes through the other options by name and never changes its
+    mind: what a reader takes as its answer. None otherwise (a short reply, an answer read from the subject named)."""
+    if len(text.split()) <= LONG_WORDS or _change_of_mind_cues(text):
+        return None
+    rest = _after_preamble(text.lstrip())
+    if len([x for x in text.lstrip()[:len(text.lstrip()) - len(rest)].splitlines() if x.strip()]) > 1 \
+            or not _ANSWER_OPENING.match(rest) or _FIRST_LOOK.search(rest[:200].split("\n", 1)[0]):
+        # (not a finding listed under headings, "## Contrast phase\n### What I see\n- The aorta ...", nor an opening
+        # that is no answer: "I'll go through both hips in turn before answering.", "My first impression was ...",
+        # "Nothing about this lesion looks malignant.", "The film shows bilateral airspace opacities ...")
+        return None
+    alone = _opening_alone(text, item)
+    return alone.choice if alone is not None and alone.sure and alone.method != "question_subject" else None
 
 
 def _closes_with(text: str, item: Item, method: str, label: str | None) -> bool:
@@ -710,12 +793,8 @@ def _closes_with(text: str, item: Item, method: str, label: str | None) -> bool:
     if label is None or method in _MARKED or method in ("question_subject", "language") \
             or len(text.split()) <= LONG_WORDS:
         return False
-    # (each line too; of the last 3,000 characters, where a closing and its advice stand)
-    sentences = [x for x in re.split(r"(?<=[.!?;])\s+|\n+", text[-3000:]) if x.strip(" \t\n*_#>-")]
-    while sentences and (_HEADING_ONLY.fullmatch(sentences[-1].strip()) or (
-            _ADVICE.search(sentences[-1]) and not _answering(sentences[-1], item, set())
-            and not HEDGE.search(sentences[-1]) and not _OPEN_ADVICE.search(sentences[-1]))):
-        sentences.pop()  # advice, and the headings over it ("### Note", "### Recommendation")
+    sentences = [text[a:b] for a, b in _closing_sentences(text)]
+    sentences = sentences[:len(sentences) - _advice_after(text, item)]
     if len(sentences) < 2:
         return False
     closing = sentences[-1].strip()
@@ -725,6 +804,47 @@ def _closes_with(text: str, item: Item, method: str, label: str | None) -> bool:
 
     alone = extract(closing, item.kind, item.labels, item.options, question=item.question)
     return alone.choice == label and alone.sure and alone.method != "question_subject"
+
+
+def _closing_sentences(text: str) -> list[tuple[int, int]]:
+    """Where the sentences of a reply's close start and end (each line too; of the last 3,000 characters, where a
+    closing and its advice stand)."""
+    spans, at = [], max(0, len(text) - 3000)
+    for m in _SENTENCE_END.finditer(text, at):
+        spans.append((at, m.start()))
+        at = m.end()
+    spans.append((at, len(text)))
+    return [(a, b) for a, b in spans if text[a:b].strip(" \t\n*_#>-")]
+
+
+_SENTENCE_END = re.compile(r"(?<=[.!?;])\s+|\n+")
+
+
+def without_closing_advice(text: str, item: Item) -> str:
+    """The reply without the advice it closes with (:func:`_advice_after`): where its answer closes it."""
+    n = _advice_after(text, item)
+    return text[:_closing_sentences(text)[-n][0]] if n else text
+
+
+def _advice_after(text: str, item: Item) -> int:
+    """How many of the reply's closing sentences (:func:`_closing_sentences`) are only advice, or the headings over
+    it ("### Recommendation", "MR venography to confirm extent.", "Screen for prothrombotic states."): advice that
+    names no option and nothing the question asks about, and raises no doubt or other possibility (not a last
+    sentence of a few words: "... no wait, red is deeper. green is closest")."""
+    sentences = [text[a:b] for a, b in _closing_sentences(text)]
+    n = 0
+    while n < len(sentences) and ((n and _HEADING_ONLY.fullmatch(sentences[-1 - n].strip())) or (
+            _ADVICE.search(sentences[-1 - n]) and not _answering(sentences[-1 - n], item, set())
+            and not HEDGE.search(sentences[-1 - n]) and not _OPEN_ADVICE.search(sentences[-1 - n])
+            and not _BACK_TO.search(sentences[-1 - n]))):
+        n += 1
+    return n
+
+
+# advice that goes back to an answer given before ("Recommendation: go with the first instinct.", a hostile review of
+# held-out batch 129's fixes)
+_BACK_TO = re.compile(r"(?i)\b(?:first|initial|original|earlier|previous|prior|instinct|gut|go(?:ing)?\s+with|"
+                      r"stick\s+with|stay\s+with|keep|revert\w*|back)\b")
 
 
 # what keeps advice from being only advice: a possibility it raises ("Follow-up imaging may reveal that this is a skin
@@ -816,7 +936,12 @@ def _answering(sentence: str, item: Item, asked: set[str] | None = None) -> bool
 _ADVICE = re.compile(r"(?i)\b(?:recommend\w*|referr?\w*|follow[\s\-]?up|suitable\s+for|manage(?:d|ment)|treatment|"
                      r"biops\w*|sampling|staging|surgery|surgical|decompression|excis\w*|monitor\w*|re-?imag\w*|"
                      r"worth\s+considering|further\s+(?:imaging|evaluation|work[\s\-]?up)|"
-                     r"will\s+(?:likely|probably|possibly)\s+(?:follow|be\s+needed|be\s+required))\b")
+                     r"will\s+(?:likely|probably|possibly)\s+(?:follow|be\s+needed|be\s+required)|"
+                     # held-out batch 131: "Screen for prothrombotic states.", "An ultrasound would confirm it ...",
+                     # "A topical corticosteroid and avoiding the trigger usually settle it; it's worth asking about
+                     # gardening ..."
+                     r"screen(?:ing)?\s+for|(?:would|will)\s+confirm|worth\s+asking|\w*steroids?|antibiotics?|"
+                     r"anticoagula\w*)\b")
 
 
 # what speaks of the reply's own answer ("so treat my answer as a guess", "I'm not at all sure about any of this", "I
@@ -943,8 +1068,12 @@ def _settled_reversal(text: str, item: Item, label: str | None) -> bool:
             for w, lb in item.words if lb == label):
         return False  # "..., while blue is further down." declares red without naming it: no settling word
     last_cue = max((start for start, _ in _change_of_mind_cues(text)), default=-1)
-    if found.label == label and found.at > last_cue and len(text[found.at:].split()) <= _SETTLING_WORDS:
-        return True
+    # (not counting advice after it: "Revised answer: B. ... **Recommendation:** MR venography ...", held-out batch 131)
+    end = len(without_closing_advice(text, item))
+    after = _SENTENCE_MARK.search(text, found.at) if found.at >= 0 else None
+    if found.label == label and last_cue < found.at < end and len(text[found.at:end].split()) <= _SETTLING_WORDS \
+            and not (after is not None and _BACK_TO.search(text, after.end())):
+        return True  # (not "Revised answer: blue. Recommendation: go with the first instinct.", a hostile review)
     # held-out batch 126: the reply's last sentence is the answer alone, after the last reversal ("**B. Eczema.**
     # Actually, scratch that - ... which is psoriasis. **A. Psoriasis.**", "... so the content is solid. A.", "...,
     # which points to CT. So no.")
@@ -994,6 +1123,9 @@ _I_AM = re.compile(r"(?i)\bi(?:'m|\s+am)(?:\s+(?:so|very|really|truly))?[ \t]*\Z
 _EARLIER_ANSWER = re.compile(r"(?i)\b(?:my\s+(?:first|earlier|previous|original|initial|last)\s+(?:read|answer|reading|"
                              r"call|impression|choice)|i\s+(?:had\s+)?(?:said|answered|chose|picked|called\s+it|went\s+with)|"
                              r"at\s+first|initially|originally|previously)\b")
+# the answer the reply gave first, named as such (not "At first glance the film looks unremarkable")
+_GIVEN_UP = re.compile(r"(?i)\bmy\s+(?:first|earlier|previous|original|initial)\s+(?:read|answer|reading|call|"
+                       r"impression|choice)\b|\bi\s+(?:first|initially|originally)\s+(?:said|thought|answered|called)\b")
 # cues that answer the earlier turn (an apology, a change of the answer given there), not a re-check within the reply
 # ("Final answer: No. Re-checking: ...")
 _TO_THE_EARLIER_TURN = re.compile(r"(?i)sorry|apolog|revis|chang|switch|updat|amend")
@@ -1288,6 +1420,8 @@ def doubts(text: str, item: Item, method: str, label: str | None = None, *, refu
         found.append("contradiction")
     elif method == "declaration" and _held_apart(t, item):
         found.append("kept two")  # "I stand by D. I stand by A.": two answers held
+    elif _declared_for_each(t, item, label):
+        found.append("each its own")  # "Lesion 1 ... Most consistent with: B. Lesion 2 ... Most consistent with: C."
     if method == "leading" and item.kind == "yesno" and _next_sentence_against(t, item, label):
         found.append("contradiction")  # a hostile review of 9a5c55c: "Absolutely. The heart is not enlarged."
     if method == "label_word" and item.aliases and label == item.aliases["nope"] and _AFFIRMED.search(t):
@@ -1307,8 +1441,13 @@ def doubts(text: str, item: Item, method: str, label: str | None = None, *, refu
         found.append("unread language")  # "Nnyaa, ga se setshwantsho sa MRI; ke CT."
     elif _read_otherwise_in_english(t, item, method, label):
         found.append("unread language")  # "- Dermatofibroma: ... no hay área blanca central. ... Conclusión: ... nevo"
-    if method != "exact" and _revised_after(t, item):
+    if method != "exact" and _revised_after(t, item) and not _settled_reversal(t, item, label):
         found.append("revised")  # batch 20: "Answer: correct.\nRevised reading - ... upside down."
+    elif method in _MENTIONS | {"label_word", "presence", "question_subject"} and _GIVEN_UP.search(t) \
+            and "reversal" not in found:
+        # "My first impression was a fracture of the left femoral neck ... a skin fold.": an answer given up, in a reply
+        # read from where a word occurs
+        found.append("reversal")
     if method not in _MARKED and is_truncated(t):  # a declared answer ends the reply: "...: B: No"
         found.append("truncated")
     if _THINKING.search(t) or (method not in _MARKED and _REASONING.search(t)):

@@ -395,6 +395,23 @@ _WOULD_HAVE = re.compile(r"(?i)\b(?:which|that|what)\s+(?:an?|the)\s+(?:[\w\-]+\
                          r"(?:have|show|produce|cause|typically\s+\w+)\b")
 
 
+# what the reply sets out to do, or a task it names, not what it finds ("I'll go through both hips in turn before
+# answering.", "distinguishing vasogenic from cytotoxic oedema is a core skill"): up to the end of its clause
+_PLAN_OR_TASK = re.compile(r"(?i)\b(?:i'll|i\s+will|let\s+me|let's|i'm\s+going\s+to|i\s+am\s+going\s+to)\s+"
+                           r"(?:go\s+through|look\s+at|check|review|examine|assess|compare|walk\s+through|consider|"
+                           r"start\s+with)\b[^.!?\n;:]*"
+                           # (a task as the subject of its sentence, not an instruction: "To tell communicating from
+                           # non-communicating hydrocephalus, look at the fourth ventricle: ...")
+                           r"|\b(?:distinguishing|differentiating|telling)\s+(?:[\w\-]+\s+){1,5}?(?:from|apart)\s+"
+                           r"(?:[\w\-]+\s+){0,4}?(?:is|are|requires?|can|remains?)\b[^.!?\n;,]*")
+
+
+def plans_and_tasks(text: str) -> list[tuple[int, int]]:
+    """The spans of what the reply sets out to do or names as a task (:data:`_PLAN_OR_TASK`), for the caller to
+    mask: no finding of the image."""
+    return [m.span() for m in _PLAN_OR_TASK.finditer(text)]
+
+
 def textbook_remarks(text: str, item: Item) -> list[tuple[int, int]]:
     """The sentences that only say how an option looks in general, when the rest of the reply still names an option
     (otherwise such a sentence may be the whole answer: "Tinea corporis is typically scaly."): what they name is not

@@ -69,7 +69,8 @@ DOUBTS = {"refusal": "it declines", "reversal": "it changes its answer", "hedge"
           "turns": "it denies one thing, then turns ('but ...') to what it does see",
           "other words": "it opens with the letter, then describes another option",
           "lettered names": "the options' own names hold letters (Stanford type A, hepatitis B), and so does the reply",
-          "table": "a table in it marks another option as the answer, or this one as not"}
+          "table": "a table in it marks another option as the answer, or this one as not",
+          "each its own": "it declares two different answers in the same words, one for each of two things"}
 
 
 @dataclass(frozen=True)
