@@ -22,6 +22,9 @@ ATTRIBUTED = re.compile(
     r"|(?i:\baccording\s+to\s+(?:the\s+|your\s+|their\s+)?(?:physician|student|doctor|resident|radiologist|"
     r"clinician|user|colleague|trainee|examinee|you)\b[,\s]*(?:the|their|its)?\s*(?:final\s+)?)$"
 )
+# a view others may hold ("Some would say it is best explained by A.", "Some would call it cirrhotic")
+_OTHERS_MAY = (r"\b(?:some|many|others|most|people|one)\s+(?:would|might|could|may)\s+"
+               r"(?:say|argue|think|claim|call|describe|read|label|see)\b")
 # batch 52: "I hear that your colleague thinks it's a pulmonary embolism. Honestly, I'd put that on the list alongside
 # aortic dissection — ...": what someone else thinks, said, believes is their answer, not the reply's own (judged as
 # an attributed answer: read only when the reply endorses it); not "I think it's B"
@@ -32,7 +35,7 @@ REPORTED_BEFORE = re.compile(
     r"|(?<![\w'])you\s+(?:still\s+)?(?:think|thought|believe|believed|said|suggest|suggested|feel|felt|reckon|"
     r"suspect|suspected)\s+(?:that\s+)?$"
     # a hostile review: "Some would say it is best explained by A. I don't think so." (a view set up to be weighed)
-    r"|\b(?:some|many|others|most|one)\s+(?:would|might|could|may)\s+(?:say|argue|think|claim)\s+(?:that\s+)?"
+    r"|" + _OTHERS_MAY + r"\s+(?:that\s+)?"
     r"(?:it\s+|this\s+|the\s+)?$")
 # a word that reports someone else's conclusion, in the words just before one ("The referral note reads: so this is
 # ...", "A resident would say: ..."): the conclusion is theirs
@@ -161,10 +164,9 @@ _JUDGED_THEN = re.compile(r"(?i)\b(?:not\s+(?:\w+\s+){0,2}?(?:right|correct|accu
                           r"(?:[^:]{0,30}?:|(?=[ \t]*,))")
 
 
-# a view others may hold, set up to be weighed ("Some would call it cirrhotic; I wouldn't say so.", "Others might say
-# the liver is cirrhotic"): up to the end of its clause
-_OTHERS_VIEW = re.compile(r"(?i)\b(?:some|many|others|most|people|one)\s+(?:would|might|could|may)\s+"
-                          r"(?:say|argue|think|claim|call|describe|read|label|see)\b[^.;!?\n]*")
+# a view others may hold (:data:`_OTHERS_MAY`), set up to be weighed ("Some would call it cirrhotic; I wouldn't say
+# so."): up to the end of its clause
+_OTHERS_VIEW = re.compile(r"(?i)" + _OTHERS_MAY + r"[^.;!?\n]*")
 
 
 def others_views(text: str) -> list[tuple[int, int]]:

@@ -124,6 +124,7 @@ def head_letter(text: str, item: Item) -> str | None:
 
 
 # a line that is only a short heading over the answer ("TL;DR", "Bottom line", "Verdict:"), its marks cleaned away
+# (words of two letters or more, unlike sureness's headings over advice: a lone letter on the first line is the answer)
 _HEADING = re.compile(r"[ \t>#*_]*(?:[A-Za-z][\w;&'\-]+[ \t]*){1,3}:?[ \t*_]*")
 
 

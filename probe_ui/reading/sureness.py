@@ -1120,12 +1120,12 @@ _TO_THE_USER = re.compile(r"(?i)\b(?:you|your|you're|yours|colleague|physician|t
 _I_AM = re.compile(r"(?i)\bi(?:'m|\s+am)(?:\s+(?:so|very|really|truly))?[ \t]*\Z")
 # the reply names the answer it gave before ('My first read was "neither", but ...', "I said adult at first"): it
 # holds two answers, old and new
-_EARLIER_ANSWER = re.compile(r"(?i)\b(?:my\s+(?:first|earlier|previous|original|initial|last)\s+(?:read|answer|reading|"
-                             r"call|impression|choice)|i\s+(?:had\s+)?(?:said|answered|chose|picked|called\s+it|went\s+with)|"
-                             r"at\s+first|initially|originally|previously)\b")
+_MY_EARLIER = r"my\s+(?:first|earlier|previous|original|initial|last)\s+(?:read|answer|reading|call|impression|choice)"
+_EARLIER_ANSWER = re.compile(r"(?i)\b(?:" + _MY_EARLIER + r"|i\s+(?:had\s+)?(?:said|answered|chose|picked|called\s+it|"
+                             r"went\s+with)|at\s+first|initially|originally|previously)\b")
 # the answer the reply gave first, named as such (not "At first glance the film looks unremarkable")
-_GIVEN_UP = re.compile(r"(?i)\bmy\s+(?:first|earlier|previous|original|initial)\s+(?:read|answer|reading|call|"
-                       r"impression|choice)\b|\bi\s+(?:first|initially|originally)\s+(?:said|thought|answered|called)\b")
+_GIVEN_UP = re.compile(r"(?i)\b(?:" + _MY_EARLIER + r"|i\s+(?:first|initially|originally)\s+(?:said|thought|answered|"
+                       r"called))\b")
 # cues that answer the earlier turn (an apology, a change of the answer given there), not a re-check within the reply
 # ("Final answer: No. Re-checking: ...")
 _TO_THE_EARLIER_TURN = re.compile(r"(?i)sorry|apolog|revis|chang|switch|updat|amend")
