@@ -13519,31 +13519,32 @@ _TRIAGE = ("The study is technically adequate, with good inspiration and no rota
 
 
 @pytest.mark.parametrize(("reply", "kind", "labels", "options", "question", "choice", "sure"), [
-    # held-out batches 133 and 134: a revision the reply settles in its closing words stands sure, whatever advice
-    # follows it; not where the advice names another option
+    # held-out batches 133 and 134: a revision with advice after it stays a guess (setting the advice aside was
+    # withdrawn after a hostile review of 397d1cb found advice that goes back on the revision in words no rule knows)
     ("**Preliminary answer:** A. Free fluid is present.\n\nOn the cine loop the thin band moves with the kidney and is "
      "perirenal fat.\n\n**Revised answer:** B. No free fluid.\n\n**Recommendation:** Repeat the scan if the patient's "
-     "condition changes.", "choice", ("A", "B"), _FLUID, _FLUID_Q, "B", True),
+     "condition changes.", "choice", ("A", "B"), _FLUID, _FLUID_Q, "B", False),
     ("**Initial impression:** Idiopathic intracranial hypertension (A).\n\nThe sagittal sinus shows an empty delta "
      "sign.\n\n**Revised answer:** B. Cerebral venous sinus thrombosis.\n\n**Recommendation:** CT venography. Screen "
-     "for prothrombotic states.", "choice", ABCDE, _NEURO, _NEURO_Q, "B", True),
+     "for prothrombotic states.", "choice", ABCDE, _NEURO, _NEURO_Q, "B", False),
     ("**Initial impression:** Idiopathic intracranial hypertension (A).\n\nThe sagittal sinus shows an empty delta "
      "sign.\n\n**Revised answer:** B. Cerebral venous sinus thrombosis.\n\n**Recommendation:** Treat as idiopathic "
      "intracranial hypertension if venography is normal.", "choice", ABCDE, _NEURO, _NEURO_Q, "B", False),
     ("Answer: no.\nAddendum: the surface is nodular and the caudate lobe is hypertrophied. Revised answer: yes.",
      "yesno", ("yes", "no"), (), "Is the liver cirrhotic? (please answer yes/no)", "yes", True),
-    # a doubt settled by a declared answer after it, not one that withdraws an answer
+    # a doubt within a self-correction leaves no answer, even where a declared one follows (a hostile review: remarks
+    # after it may turn it again)
     ("**No** - the effusion is on the right-hand side of the image.\n\nHmm, let me check that. The side marker reads L "
      "and the gastric bubble is beneath the fluid. Could this be situs inversus? The heart is on the same side as the "
      "marker, so no. So the effusion is on the left.\n\n**Final answer: Yes** - the effusion is on the left side.",
-     "yesno", ("yes", "no"), (), "Is the pleural effusion on the left side? (please answer yes/no)", "yes", True),
+     "yesno", ("yes", "no"), (), "Is the pleural effusion on the left side? (please answer yes/no)", None, False),
     ("It is borderline, and I can't say yes - nor can I say no.", "yesno", ("yes", "no"), (),
      "Is the liver cirrhotic? (please answer yes/no)", None, False),
-    # idioms that answer no as a whole clause
+    # idioms left unread: read as no, they were read so before "but yes" too (a hostile review)
     ("I wouldn't say so - the liver outline is smooth.", "yesno", ("yes", "no"), (),
-     "Is the liver cirrhotic? (please answer yes/no)", "no", True),
+     "Is the liver cirrhotic? (please answer yes/no)", None, False),
     ("hardly, the heart takes up less than half the chest width.", "yesno", ("yes", "no"), (),
-     "Is the heart enlarged in this radiograph? (please answer yes/no)", "no", True),
+     "Is the heart enlarged in this radiograph? (please answer yes/no)", None, False),
     ("Nowhere near the kidney, but it measures 16 cm.", "yesno", ("yes", "no"), (),
      "Is the spleen enlarged? (please answer yes/no)", None, False),
     # a view others may hold answers nothing
@@ -13556,40 +13557,36 @@ _TRIAGE = ("The study is technically adequate, with good inspiration and no rota
     ("Answer: A. Mid trachea.\nOn re-evaluation the tip projects over the right main bronchus.\nAnswer: B.", "choice",
      ABCD, ("Mid trachea", "Right main bronchus", "Left main bronchus", "Oesophagus"),
      "Where is the endotracheal tube tip?", "B", True),
-    # what the reply looks for is no answer; a step it asks itself on the way is not the question
+    # what the reply looks for is no answer; a step it asks itself on the way leaves two answers
     ("**Assessment for gadolinium enhancement:**\n- The dural sinuses are dark.\n- The choroid plexus is not "
      "bright.\n\n**Answer:** No. This is a pre-contrast T1-weighted image.", "yesno", ("yes", "no"), (),
      "Was this MRI acquired after gadolinium contrast? (Answer with yes or no)", "no", True),
     ("1. **Is there a fracture?** Yes - a lucent line runs through the distal fibula.\n2. No step-off in the "
      "cortex.\n\n**No** - the fracture is not displaced.", "yesno", ("yes", "no"), (),
-     "Is the fracture displaced? (please answer yes/no)", "no", True),
-    ("Is there a fracture? Yes. Displacement: none, no step-off.", "yesno", ("yes", "no"), (),
      "Is the fracture displaced? (please answer yes/no)", None, False),
     # a whole chat template left around the reply
     ("<bos><start_of_turn>user\nIs this an X-ray of the hand? (please answer yes/no)<end_of_turn>\n"
      "<start_of_turn>model\n**Yes.** This is a PA radiograph of the right hand.", "yesno", ("yes", "no"), (),
      "Is this an X-ray of the hand? (please answer yes/no)", "yes", True),
-    # a label named as a case the reply supposes is not its answer
-    ("The growth plates are wide open, which would not be the case in an adult.", "label", ("pediatric", "adult"), (),
-     _AGE_Q, None, False),
-    ("The growth plates are open; in an adult they would be fused.", "label", ("pediatric", "adult"), (), _AGE_Q, None,
-     False),
+    # two labels named, one of them as a supposed case: no answer read
     ("It is upside down: the gastric bubble sits above the diaphragm, which is impossible in a correctly displayed "
      "film.", "label", ("correct", "upside down"), (),
-     "Is this chest X-ray correctly oriented or upside down? (Answer with correct or upside down)", "upside down",
-     True),
+     "Is this chest X-ray correctly oriented or upside down? (Answer with correct or upside down)", None,
+     False),
     ("Yetişkin, büyüme plakları kapanmış.", "label", ("pediatric", "adult"), (), _AGE_Q, "adult", True),
-    # the answer under a short heading; a long reply that opens with its answer in other words
+    # the answer under a short heading; a long reply that opens with its answer in other words (a guess: a hostile
+    # review found bodies that conclude otherwise in words no rule knows)
     ("### TL;DR\n**D - None of the above.** The left lung is clear.\n\n### Why not the others\n- **Pneumonia (A):** no "
      "airspace opacity.\n- **Lung mass (C):** no rounded opacity.", "choice", ABCD, _SIDE_LUNG,
      "What abnormality is seen in the left lung?", "D", True),
     ("### Most likely diagnosis: **Benign intracranial hypertension**\n\n" + _TRIAGE + "Cerebral venous sinus "
      "thrombosis is the mimic to exclude, and a pituitary adenoma or a meningioma would show a mass.", "choice", ABCDE,
-     _NEURO, _NEURO_Q, "A", True),
+     _NEURO, _NEURO_Q, "A", False),
     ("## Findings\n### What I see\n- Benign intracranial hypertension pattern.\n\n" + _TRIAGE + "Cerebral venous sinus "
      "thrombosis is the mimic to exclude, and a pituitary adenoma or a meningioma would show a mass.", "choice", ABCDE,
      _NEURO, _NEURO_Q, None, False),
-    # words that are no hedge: a BI-RADS category's name, "either" of two parts; a row about another option
+    # words that are no hedge: a BI-RADS category's name, "either" of two parts; a row about another option that
+    # denies the answer's own word still doubts it
     ("My answer is that the lesion is benign (A).\n\nIn reporting terms it would be BI-RADS 3 - probably benign, "
      "with a malignancy risk under 2 %.", "choice", ("A", "B"), ("Benign", "Malignant"),
      "Is the breast lesion benign or malignant?", "A", True),
@@ -13599,9 +13596,9 @@ _TRIAGE = ("The study is technically adequate, with good inspiration and no rota
     ("### Most likely diagnosis: **A. Erythema migrans**\n\n| Option | Features |\n| --- | --- |\n| B. Tinea "
      "corporis | Scaly border |\n| E. Granuloma annulare | Firm papules; no erythema that expands |", "choice", ABCDE,
      ("Erythema migrans", "Tinea corporis", "Urticaria", "Erythema multiforme", "Granuloma annulare"),
-     "A hiker presents with the annular rash shown. What is the most likely diagnosis?", "A", True),
+     "A hiker presents with the annular rash shown. What is the most likely diagnosis?", "A", False),
 ])
-def test_held_out_133_134_revisions_with_advice_openings_and_cases_supposed(
+def test_held_out_133_134_revisions_with_advice_openings_and_two_declarations(
         reply: str, kind: str, labels: tuple[str, ...], options: tuple[str, ...], question: str, choice: str | None,
         sure: bool) -> None:
     answer = extract(reply, kind, labels, options, question=question)
@@ -13615,7 +13612,7 @@ _HIPS = ("Left hip", "Right hip", "Both hips", "Neither hip")
     # the corpus read again with held-out batch 133's fixes: an opening that is no answer is not read as one, nor a
     # plan, a task named, or what nothing about the image is
     ("I'll go through both hips in turn before answering.", _HIPS, "Which hip shows avascular necrosis?", None, False),
-    ("Let me check both hips: the right one has AVN.", _HIPS, "Which hip shows avascular necrosis?", "B", True),
+    ("Let me check both hips: the right one has AVN.", _HIPS, "Which hip shows avascular necrosis?", None, False),
     ("Great question - distinguishing vasogenic from cytotoxic oedema is a core skill in neuroimaging.",
      ("Vasogenic edema", "Cytotoxic edema"), "Does this image show vasogenic or cytotoxic edema?", None, False),
     ("Nothing about this lesion looks malignant.", ("Benign", "Malignant"), "Is the breast lesion benign or malignant?",
@@ -13625,7 +13622,7 @@ _HIPS = ("Left hip", "Right hip", "Both hips", "Neither hip")
     # a long reply's opening that answers, then the other options weighed by name; not a finding described first
     ("It isn't cystic.\n\n" + _TRIAGE + "A cystic nodule would be anechoic with posterior enhancement; this solid "
      "nodule is neither anechoic nor enhancing, and a spongiform or cystic pattern is absent.",
-     ("Cystic", "Solid"), "Is the thyroid nodule cystic or solid?", "B", True),
+     ("Cystic", "Solid"), "Is the thyroid nodule cystic or solid?", "B", False),
     ("The film shows bilateral airspace opacities with small bilateral effusions.\n\n" + _TRIAGE + "Pulmonary edema "
      "would explain it, and pneumonia can look the same; atelectasis is less likely.",
      ("Pneumonia", "Pleural effusion", "Pulmonary edema", "Atelectasis"), "What is the most likely diagnosis?", None,

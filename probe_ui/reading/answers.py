@@ -311,7 +311,6 @@ from probe_ui.reading.sureness import (
     is_sure,
     opening_answer,
     rejected_by_name,
-    without_closing_advice,
 )
 from probe_ui.reading.verdicts import (
     REVISION,
@@ -353,7 +352,6 @@ from probe_ui.reading.weighing import (
 from probe_ui.reading.words import (
     AFFIRMING_OPENING,
     answer_clauses,
-    answered_steps,
     asked_terms,
     conceded_degree,
     declined_for_want,
@@ -361,7 +359,6 @@ from probe_ui.reading.words import (
     delivery_adverbs,
     denied_others,
     described_absences,
-    hypothetical_labels,
     label_words,
     leading_word,
     restated_answer,
@@ -647,12 +644,11 @@ def extract(text: str, kind: str, labels: Sequence[str], options: Sequence[str] 
         # answer it reverses; sure only as any reversal is, where the reply settles it in its closing words and
         # nothing else doubts it (held-out batch 126: "No.\nCorrection: The spleen measures 15.5 cm ..., which is
         # enlarged. Answer: Yes", as "No. Correction: ... Answer: Yes." on one line already was)
-        # (its last sentence before any advice, or the option's own text after the letter it restates: "Revised
-        # answer: B. Cerebral venous sinus thrombosis.\n\n**Recommendation:** MR venography ...", held-out batch 131;
-        # not "No way to be sure, though.": a review)
-        closed = without_closing_advice(clean, item).strip()
+        # (its last sentence, or the option's own text after the letter it restates: "Revised answer: B. Cerebral
+        # venous sinus thrombosis.", held-out batch 131; not "No way to be sure, though.": a review; advice after it
+        # is not set aside: a hostile review of 397d1cb)
         reads = [_read(x, item, refusal, suggested, corrections=False)
-                 for x in [y for y in re.split(r"(?<=[.!?])\s+|\n+", closed) if y.strip(" \t*_#>-.")][-2:]]
+                 for x in [y for y in re.split(r"(?<=[.!?])\s+|\n+", clean.strip()) if y.strip(" \t*_#>-.")][-2:]]
         closes = bool(reads) and reads[-1][0] == revised and (reads[-1][1] in _CLOSING_STATED or (
             reads[-1][1] == "option_text" and len(reads) > 1 and reads[0][0] == revised
             and reads[0][1] in _CLOSING_STATED))
@@ -1455,17 +1451,12 @@ def _read(clean: str, item: Item, refusal: bool, suggested: str | None, correcti
             found, how = _read(tail, item, refusal, suggested, corrections=False)
             # batch 70: "red. hmm wait maybe blue, they look about the same distance": the label after "maybe" in
             # the correction is entertained, and the answer before it no longer stands
-            doubted = [m.end() for m in TAIL_HEDGE.finditer(tail)]
-            settled = last_declaration(tail, item)
-            if (doubted or WITHDRAWN.search(tail)) and (
+            if (TAIL_HEDGE.search(tail) or WITHDRAWN.search(tail)) and (
                     found is not None or entertained_labels(tail, item) or named_in(tail, item)
-                    or (kind == "label" and label_words(tail, item, guesses=True))) \
-                    and (WITHDRAWN.search(tail) or not (settled.label == found is not None
-                                                        and settled.at > max(doubted))):
-                # "A. Actually, I am not sure; it could be C as well.", "C. Wait, maybe B."; not a doubt the reply
-                # settles with a declared answer after it (held-out batch 133: "... Could this be situs inversus? ...
-                # So the effusion is on the left. **Final answer: Yes** ..."), unless it withdraws an answer ("I'm not
-                # going to stand by the initial 'yes' — nor can I say 'no'.")
+                    or (kind == "label" and label_words(tail, item, guesses=True))):
+                # "A. Actually, I am not sure; it could be C as well.", "C. Wait, maybe B." (also where a declared
+                # answer follows the doubt: a hostile review of 397d1cb, "Yes. Wait, could this be a skin fold? Final
+                # answer: Yes. No pleural line is seen, however, so no pneumothorax.")
                 return None, "ambiguous"
             between = UNDECIDED_BETWEEN.search(tail)
             if found is None and (WITHDRAWN.search(tail) or _LEFT_BETWEEN.search(tail)
@@ -1592,8 +1583,8 @@ def _read(clean: str, item: Item, refusal: bool, suggested: str | None, correcti
         opened = opening_answer(clean, item) if corrections else None
         if opened is not None:
             # held-out batch 133: "### ✔ Physician's answer confirmed: **A. Radius**" over a checklist of findings,
-            # each ticked: the answer it opens with
-            return opened, "leading"
+            # each ticked: the answer it opens with, as a guess
+            return opened, "opening_answer"
         return None, "ambiguous"  # "✅ Pneumonia: air bronchograms\n✅ Pleural effusion: blunted angle"
     # batch 17: a likelihood for each option, one clearly ahead ("- C. Aortic dissection: 60%" beside 15 % at most;
     # "herpes zoster 80%, contact dermatitis 10%, ..."): that one (sure only far ahead: sureness.doubts)
@@ -1876,8 +1867,9 @@ def _read_choice(clean: str, item: Item, decl: Found, out_of_range: bool, refusa
         opened = opening_answer(clean, item)
         if opened in words.named:
             # held-out batch 133: a long reply that opens with its answer in other words ("### Most likely
-            # diagnosis: **Benign intracranial hypertension**"), then goes through the other options by name
-            return mention(opened, "leading")  # type: ignore[arg-type]
+            # diagnosis: **Benign intracranial hypertension**"), then goes through the other options by name: its
+            # answer, as a guess (a hostile review of 397d1cb: a body may conclude otherwise in words no rule knows)
+            return mention(opened, "opening_answer")  # type: ignore[arg-type]
         return None, "ambiguous"
     left = [lb for _, lb in citem.option_map if lb not in words.rejected]
     if words.rejected and len(left) == 1:
@@ -2261,8 +2253,7 @@ def _read_words(clean: str, item: Item, refusal: bool) -> tuple[str | None, str]
     delivered = delivery_adverbs(clean, item)
     # review 93: "most people would think yes, but ...": a yes or no put in the mouth of others is not the reply's
     masked_out = [*question_sentences(text), *described_absences(text, item), *denied_others(text, item), *delivered,
-                  *attributed_mentions(text), *hypothetical_labels(text, item), *answered_steps(text, item),
-                  *others_views(text), *plans_and_tasks(text)]
+                  *attributed_mentions(text), *others_views(text), *plans_and_tasks(text)]
     if refusal:
         # batches 29-30: "so I won't answer yes or no here", "there's no side marker, so I can't tell you ..." (found
         # in the reply before its refusal's words were masked, which may have taken one of the pair)

@@ -138,7 +138,9 @@ _FAR_FROM = re.compile(r"(?i)(?:\A|(?<=[.!?;\n]))([ \t\"'*_>\-]*)(far[ \t]+from|
 # the negations of batch 49)
 _NOTHING_ABOUT_IS = re.compile(r"(?:\A|(?<=[.!?;\n]))([ \t\"'*_>\-]*)([Nn]othing)[ \t]+about[ \t]+(?:it|this|that|them|"
                                r"(?:the|this|that|these)[ \t]+[\w\-]+)[ \t]+(?:is|looks|seems|appears|was)"
-                               r"(?:[ \t]+(?:at[ \t]+all|remotely|even|particularly))?[ \t]+")
+                               r"(?:[ \t]+(?:at[ \t]+all|remotely|even|particularly))?[ \t]+"
+                               # (not "Nothing about this lesion is other than benign.": a hostile review of 397d1cb)
+                               r"(?!(?:other|unlike|less|more|anything|different|except|but)\b)")
 # batch 27: "Nothing cystic about it — it's a uniformly hypoechoic nodule" denies the word as "Not cystic" does: opening
 # the reply or a sentence, one word before "about it/this/that/them" (not "Nothing about it is cystic", "nothing
 # to say about it", nor "nothing but")

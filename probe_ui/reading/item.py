@@ -27,16 +27,10 @@ _YESNO_OPENING = {"affirmative": "yes", "negative": "no", "not really": "no", "n
                   "that's a negative": "no", "that's negative": "no", "that's a no": "no", "that is a no": "no",
                   "i think so": "yes", "i believe so": "yes", "i'd say so": "yes", "i would say so": "yes",
                   "i don't think so": "no", "i do not think so": "no", "i don't believe so": "no",
-                  # held-out batch 134: "I wouldn't say so — the liver outline is smooth ..."
-                  "i wouldn't say so": "no", "i would not say so": "no", "i wouldn't think so": "no",
-                  "i would not think so": "no",
                   "i do not believe so": "no", "i doubt it": "no", "i'd say not": "no",
                   # batch 17: "Incorrect — no pneumothorax is seen", "That's right, it's a chest film"
                   "incorrect": "no", "that's incorrect": "no", "that is incorrect": "no", "that's right": "yes",
                   "that is right": "yes", "that is correct": "yes",
-                  # held-out batch 133: "hardly, the heart takes up less than half the chest width.", "Nowhere
-                  # near: the spleen measures about 10 cm ..." (whole clauses: not "Nowhere near the kidney")
-                  "hardly": "no", "nowhere near": "no", "not even close": "no",
                   # batch 19: "Not in the slightest; it measures 4 mm."
                   "not in the slightest": "no", "not in the least": "no", "not one bit": "no",
                   # batch 37: "Not by a long shot — the duct measures about 4 mm."
@@ -113,8 +107,7 @@ _YESNO_OPENING = {"affirmative": "yes", "negative": "no", "not really": "no", "n
 }
 # openers that are a whole clause, read only when a mark or the end follows them ("Looks like it - ...", not "Looks
 # like it is a CT", which says what it looks like)
-CLAUSE_OPENERS = frozenset({"hardly", "nowhere near", "not even close",
-                            "it looks that way", "it certainly looks that way", "it definitely looks that way",
+CLAUSE_OPENERS = frozenset({"it looks that way", "it certainly looks that way", "it definitely looks that way",
                             "it sure looks that way", "it sure does look that way", "it does look that way",
                             "it certainly does look that way", "looks like it", "looks that way", "seems like it",
                             "seems so", "it seems so", "appears so",

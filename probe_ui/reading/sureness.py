@@ -385,17 +385,9 @@ def _negated_choice(text: str, item: Item, label: str | None) -> bool:
         if any(re.search(rf"(?<!\w)\(?{lab}[.):][ \t]*[*_]*[ \t]*\Z", text[max(0, m.start() - 8):m.start()])
                for lab, o in zip(item.labels, item.options) if o != opt and pattern.search(o)):
             continue  # "- **A. Non-proliferative DR:** ...": another option named by its letter and first words
-        row = text[text.rfind("\n", 0, m.start()) + 1:m.start()]
-        if _ROW_OF_OPTION.match(row) and any(re.match(r"(?i)" + re.escape(o).replace(r"\ ", r"\s+"),
-                                                      _ROW_OF_OPTION.sub("", row, count=1))
-                                             for o in item.options if o != opt):
-            continue  # held-out batch 131: "| E. Granuloma annulare | ...; no erythema that expands |"
         return True
     return False
 
-
-# the start of a table row or list item, and the letter that may open it ("| E. ", "- **B)** ")
-_ROW_OF_OPTION = re.compile(r"[ \t]*(?:\|[ \t]*|[\-*\u2022][ \t]+)[*_]*(?:\(?[A-Z][.):][ \t]*)?[*_]*")
 
 
 # the side an option opens with ("The left kidney", "Right hip")
@@ -745,25 +737,16 @@ def _opening_alone(text: str, item: Item) -> Answer | None:
     return extract(opening, item.kind, item.labels, item.options, question=item.question)
 
 
-# how an answer a long reply opens with begins: a field of a few words ("Most likely diagnosis:", "Phase assessment:",
-# not "Findings:"), what the image or case is ("This is ...", "This looks like ...", "It isn't cystic.", "What I see
-# here is ...", "My reading of this film is ...", "I'd diagnose ...", "Everything about this radiograph points toward
-# ...", "The findings here are characteristic of ..."), an option denied ("Not the arterial phase.", "There's nothing
-# solid about this nodule."), or the option alone ("**Cherry angioma.**"); not a finding described ("The film shows
-# ...") or a first impression ("At first glance ...")
+# how an answer a long reply opens with begins: a verdict's field ("Most likely diagnosis:", not "Excluded:" or
+# "Differential:"), what the image is ("This is ...", "It isn't cystic."), an option denied ("Not the arterial
+# phase.", "There's nothing solid about this nodule."); a hostile review of 397d1cb found openings of any other shape
+# read sure against a body that concludes otherwise
 _ANSWER_OPENING = re.compile(
-    r"(?i)[ \t*_#>]*(?:"
-    r"(?!(?:findings?|technique|history|clinical|indications?|comparison|observations?|description)\b)"
-    r"(?:[^\W\d_][\w\-']*[ \t]+){0,2}[^\W\d_][\w\-']*[ \t*_]*:"
-    r"|(?:looking[ \t]+at[ \t]+this[^,.\n]{0,40},[ \t]+)?(?:i[ \t]+think[ \t]+)?(?:this|it)(?:[ \t]+presentation)?"
-    r"(?:'s|[ \t]+(?:is|isn't|is[ \t]+not|looks|seems|appears))\b"
-    r"|(?:looking[ \t]+at[ \t]+this[^,.\n]{0,40},[ \t]+)?i(?:'d|[ \t]+would)?[ \t]+(?:diagnose|call[ \t]+(?:it|this))\b"
-    r"|(?:what[ \t]+i[ \t]+see(?:[ \t]+here)?|my[ \t]+(?:reading|read|diagnosis|answer)"
-    r"(?:[ \t]+of[ \t]+this[ \t]+\w+)?)[ \t]+is\b"
-    r"|everything[ \t]+(?:about|in)[ \t]+this[ \t]+\w+[ \t]+(?:points|fits|lines)\b"
-    r"|the[ \t]+findings(?:[ \t]+here)?[ \t]+are[ \t]+(?:characteristic|typical|consistent|diagnostic)\b"
-    r"|not[ \t]|(?:there's[ \t]+|there[ \t]+is[ \t]+)?nothing[ \t]+[\w\-]+[ \t]+about\b"
-    r"|[*_]*(?:[^\W\d_][\w\-']*[ \t]*){1,4}[.!]?[*_]*[ \t]*(?:\n|\Z))")
+    r"(?i)[ \t*_#>]*(?:(?:the[ \t]+)?(?:most[ \t]+likely|likeliest|final|working)?[ \t]*"
+    r"(?:diagnosis|cause|answer|impression|verdict|conclusion)[ \t*_]*[:\-\u2013\u2014]"
+    r"|(?:i[ \t]+think[ \t]+)?(?:this|it)(?:'s|[ \t]+(?:is|isn't|is[ \t]+not))[ \t]+(?!(?:what|the\s+classic|tempting|"
+    r"a\s+(?:difficult|tricky|hard))\b)"
+    r"|not[ \t]|(?:there's[ \t]+|there[ \t]+is[ \t]+)?nothing[ \t]+[\w\-]+[ \t]+about\b)")
 _FIRST_LOOK = re.compile(r"(?i)\b(?:at[ \t]+first|first[ \t]+(?:glance|look|impression)|initial(?:ly)?|originally)\b")
 
 
@@ -820,12 +803,6 @@ def _closing_sentences(text: str) -> list[tuple[int, int]]:
 _SENTENCE_END = re.compile(r"(?<=[.!?;])\s+|\n+")
 
 
-def without_closing_advice(text: str, item: Item) -> str:
-    """The reply without the advice it closes with (:func:`_advice_after`): where its answer closes it."""
-    n = _advice_after(text, item)
-    return text[:_closing_sentences(text)[-n][0]] if n else text
-
-
 def _advice_after(text: str, item: Item) -> int:
     """How many of the reply's closing sentences (:func:`_closing_sentences`) are only advice, or the headings over
     it ("### Recommendation", "MR venography to confirm extent.", "Screen for prothrombotic states."): advice that
@@ -843,8 +820,9 @@ def _advice_after(text: str, item: Item) -> int:
 
 # advice that goes back to an answer given before ("Recommendation: go with the first instinct.", a hostile review of
 # held-out batch 129's fixes)
-_BACK_TO = re.compile(r"(?i)\b(?:first|initial|original|earlier|previous|prior|instinct|gut|go(?:ing)?\s+with|"
-                      r"stick\s+with|stay\s+with|keep|revert\w*|back)\b")
+_BACK_TO = re.compile(r"(?i)\b(?:first|initial\w*|original\w*|earlier|previous\w*|prior|preliminary|opening|above|"
+                      r"instinct|gut|go(?:ing)?\s+with|stick\s+with|stay\s+with|keep|revert\w*|back|disregard\w*|"
+                      r"as\s+per)\b")
 
 
 # what keeps advice from being only advice: a possibility it raises ("Follow-up imaging may reveal that this is a skin
@@ -936,12 +914,7 @@ def _answering(sentence: str, item: Item, asked: set[str] | None = None) -> bool
 _ADVICE = re.compile(r"(?i)\b(?:recommend\w*|referr?\w*|follow[\s\-]?up|suitable\s+for|manage(?:d|ment)|treatment|"
                      r"biops\w*|sampling|staging|surgery|surgical|decompression|excis\w*|monitor\w*|re-?imag\w*|"
                      r"worth\s+considering|further\s+(?:imaging|evaluation|work[\s\-]?up)|"
-                     r"will\s+(?:likely|probably|possibly)\s+(?:follow|be\s+needed|be\s+required)|"
-                     # held-out batch 131: "Screen for prothrombotic states.", "An ultrasound would confirm it ...",
-                     # "A topical corticosteroid and avoiding the trigger usually settle it; it's worth asking about
-                     # gardening ..."
-                     r"screen(?:ing)?\s+for|(?:would|will)\s+confirm|worth\s+asking|\w*steroids?|antibiotics?|"
-                     r"anticoagula\w*)\b")
+                     r"will\s+(?:likely|probably|possibly)\s+(?:follow|be\s+needed|be\s+required))\b")
 
 
 # what speaks of the reply's own answer ("so treat my answer as a guess", "I'm not at all sure about any of this", "I
@@ -1068,10 +1041,10 @@ def _settled_reversal(text: str, item: Item, label: str | None) -> bool:
             for w, lb in item.words if lb == label):
         return False  # "..., while blue is further down." declares red without naming it: no settling word
     last_cue = max((start for start, _ in _change_of_mind_cues(text)), default=-1)
-    # (not counting advice after it: "Revised answer: B. ... **Recommendation:** MR venography ...", held-out batch 131)
-    end = len(without_closing_advice(text, item))
+    # (advice after it is not set aside: a hostile review of 397d1cb found advice that goes back on the revision in
+    # words no rule knows, "Manage as per the preliminary impression", "no treatment as there is no pneumothorax")
     after = _SENTENCE_MARK.search(text, found.at) if found.at >= 0 else None
-    if found.label == label and last_cue < found.at < end and len(text[found.at:end].split()) <= _SETTLING_WORDS \
+    if found.label == label and found.at > last_cue and len(text[found.at:].split()) <= _SETTLING_WORDS \
             and not (after is not None and _BACK_TO.search(text, after.end())):
         return True  # (not "Revised answer: blue. Recommendation: go with the first instinct.", a hostile review)
     # held-out batch 126: the reply's last sentence is the answer alone, after the last reversal ("**B. Eczema.**

@@ -397,9 +397,12 @@ _WOULD_HAVE = re.compile(r"(?i)\b(?:which|that|what)\s+(?:an?|the)\s+(?:[\w\-]+\
 
 # what the reply sets out to do, or a task it names, not what it finds ("I'll go through both hips in turn before
 # answering.", "distinguishing vasogenic from cytotoxic oedema is a core skill"): up to the end of its clause
+# (only a plan that answers nothing yet, "in turn", "before answering": a hostile review of 397d1cb, "I'll start with
+# the right hip because it is the abnormal one")
 _PLAN_OR_TASK = re.compile(r"(?i)\b(?:i'll|i\s+will|let\s+me|let's|i'm\s+going\s+to|i\s+am\s+going\s+to)\s+"
-                           r"(?:go\s+through|look\s+at|check|review|examine|assess|compare|walk\s+through|consider|"
-                           r"start\s+with)\b[^.!?\n;:]*"
+                           r"(?:go\s+through|look\s+at|check|review|examine|assess|compare|walk\s+through)\s+"
+                           r"[^.!?\n;:,]{0,60}?\b(?:in\s+turn|one\s+by\s+one|one\s+at\s+a\s+time|before\s+(?:answering|"
+                           r"I\s+answer|deciding|committing))\b[^.!?\n;:]*"
                            # (a task as the subject of its sentence, not an instruction: "To tell communicating from
                            # non-communicating hydrocephalus, look at the fourth ventricle: ...")
                            r"|\b(?:distinguishing|differentiating|telling)\s+(?:[\w\-]+\s+){1,5}?(?:from|apart)\s+"

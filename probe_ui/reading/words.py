@@ -538,32 +538,6 @@ def label_words(text: str, item: Item, negated: bool = False, guesses: bool = Fa
     return [d for d in dropped if d not in hits] if negated else hits
 
 
-# a label named as the case something would hold in, not this one ("which would not be the case in an adult", "in an
-# adult they would be fused", "impossible in a correctly displayed film"): the article before it, and the clause's word
-# that makes it a supposition
-_IN_A_CASE = re.compile(r"(?i)\b(?:in|for|of|on|than)[ \t]+(?:an?|any)[ \t]+(?:[\w\-]+[ \t]+)?\Z")
-_SUPPOSING_CLAUSE = re.compile(r"(?i)\b(?:would|could|should|never|always|typically|usually|normally|expected|"
-                               r"impossible|unlike)\b|'d\b")
-
-
-def hypothetical_labels(text: str, item: Item) -> list[tuple[int, int]]:
-    """Label items: the spans of a label named as a case the reply supposes (:data:`_IN_A_CASE`: "The growth plates
-    are open; in an adult they would be fused.", held-out batch 133's "which is impossible in a correctly displayed
-    erect film"), for the caller to mask: it names what the image is not."""
-    if item.kind != "label":
-        return []
-    spans = []
-    for word, _lab in item.words:
-        for m in phrase_regex(word, suffix=True).finditer(text):
-            if not _IN_A_CASE.search(text[max(0, m.start() - 40):m.start()]):
-                continue
-            start = max((text.rfind(c, 0, m.start()) for c in ".;:!?\n"), default=-1) + 1
-            ends = [i for i in (text.find(c, m.end()) for c in ".;!?\n") if i >= 0]
-            if _SUPPOSING_CLAUSE.search(text, start, min(ends, default=len(text))):
-                spans.append((m.start(), m.end()))
-    return spans
-
-
 # batch 50: a label's adverb ("correctly") after a verb of the file's delivery says how the image came through ("The
 # image did not upload correctly; I only see a black rectangle.", "it failed to load correctly"), not what it shows;
 # "displayed correctly" is an orientation (synonyms) and is not among these verbs
@@ -691,15 +665,9 @@ def stated_answers(text: str, item: Item, *, after_lead_in: bool = False) -> set
     terms: tuple[str, ...] | None = None
     q = item.question.casefold()
     out: set[str] = set()
-    asked_before = ""
     for x in answer_clauses(text[:2000]):
         if x.rstrip().endswith("?"):
-            asked_before = x
             continue  # asked, not answered
-        if asked_before and _another_question(asked_before, item):
-            asked_before = ""
-            continue  # held-out batch 133: "1. Is there a fracture? Yes — ..." to "Is the fracture displaced?"
-        asked_before = ""
         t = x.lstrip(" \t\n-*>\"'`_")
         lead = _LEAD_IN.match(t) if after_lead_in else None
         if lead is not None:
@@ -725,32 +693,6 @@ def stated_answers(text: str, item: Item, *, after_lead_in: bool = False) -> set
             # finding: "No contrast was given." to "Was this MRI acquired after gadolinium contrast?"
             out.add(item.aliases["nope"])
     return out
-
-
-def _another_question(asked: str, item: Item) -> bool:
-    """Whether a question the reply puts to itself asks whether something is there, and not what the item asks (a step
-    of its reasoning: "Is there a fracture?" before "Is the fracture displaced?"): the answer right after it answers
-    that step."""
-    own = asked_terms(item.question) if item.question else ()
-    here = {overlap.stem(w) for w in re.findall(r"[^\W\d_]+", asked.casefold())}
-    shared = [term for term in own if any(_same_stem(w, term) for w in here)]
-    return bool(own) and not shared and _IS_THERE.search(asked) is not None
-
-
-_IS_THERE = re.compile(r"(?i)\b(?:is|are)\s+there\b")
-
-
-def answered_steps(text: str, item: Item) -> list[tuple[int, int]]:
-    """Yes/no items: the spans of a yes or no that answers a question the reply puts to itself on the way
-    (:func:`_another_question`: "1. **Is there a fracture?** Yes — ..."), for the caller to mask."""
-    if item.kind != "yesno" or "?" not in text:
-        return []
-    spans = []
-    for m in re.finditer(r"[^.?!\n]*\?", text):
-        after = re.compile(r"[ \t*_]*(?:yes|no)\b", re.IGNORECASE).match(text, m.end())
-        if after is not None and _another_question(m.group(0), item):
-            spans.append((m.end(), after.end()))
-    return spans
 
 
 @functools.lru_cache(maxsize=1024)
