@@ -984,7 +984,9 @@ _MOST_REVISIONS = 16
 def _revised_after(text: str, item: Item) -> bool:
     """A declared answer that later text revises: words of revision after the declaration, then another option or
     label named ("Answer: correct.\nRevision: ... so the image is upside down."). A declaration the reply itself goes
-    back on is never sure, whichever answer the reader keeps. A reply that revises itself more than
+    back on is not sure, whichever answer the reader keeps, unless the reply settles the revision in its closing
+    words as a settled reversal does (:func:`_settled_reversal`, held-out batches 133-134). A reply that revises itself
+    more than
     :data:`_MOST_REVISIONS` times is never sure either (and each revision's declaration is read once per revision:
     "Amended: no. " 7,700 times took 173 s)."""
     marks = list(itertools.islice(REVISION.finditer(text), _MOST_REVISIONS + 1))
