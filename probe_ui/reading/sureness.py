@@ -986,9 +986,8 @@ def _revised_after(text: str, item: Item) -> bool:
     label named ("Answer: correct.\nRevision: ... so the image is upside down."). A declaration the reply itself goes
     back on is not sure, whichever answer the reader keeps, unless the reply settles the revision in its closing
     words as a settled reversal does (:func:`_settled_reversal`, held-out batches 133-134). A reply that revises itself
-    more than
-    :data:`_MOST_REVISIONS` times is never sure either (and each revision's declaration is read once per revision:
-    "Amended: no. " 7,700 times took 173 s)."""
+    more than :data:`_MOST_REVISIONS` times is never sure either (and each revision's declaration is read once per
+    revision: "Amended: no. " 7,700 times took 173 s)."""
     marks = list(itertools.islice(REVISION.finditer(text), _MOST_REVISIONS + 1))
     if len(marks) > _MOST_REVISIONS:
         return True
