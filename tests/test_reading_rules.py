@@ -13641,3 +13641,34 @@ def test_a_first_impression_given_up_leaves_a_mention_unsure() -> None:
     answer = extract(reply, "choice", ABCD, ("Left femur", "Right femur", "Both femurs", "No fracture"),
                      question="Which femur is fractured?")
     assert not answer.sure, answer
+
+
+_DISPLACED = "Is the fracture displaced? (please answer yes/no)"
+
+
+@pytest.mark.parametrize(("reply", "kind", "labels", "question", "choice", "sure"), [
+    # held-out batch 135: both answers given as one leave whatever is read later a guess
+    ("Yes and no - and I mean that literally rather than as a dodge. The fragments are apposed, but the head is "
+     "angulated; some people include angulation within displacement, and by that definition the answer would be yes.",
+     "yesno", YN, _DISPLACED, "yes", False),
+    ("The answer is both yes and no. By one convention the answer would be yes.", "yesno", YN, _DISPLACED, "yes",
+     False),
+    # (not the kind of question a prompt asks for)
+    ("Answer yes and no questions briefly. Yes.", "yesno", YN, _DISPLACED, "yes", True),
+    # Vietnamese child and adult, read as the other languages' words are
+    ("Trẻ em. Các đĩa sụn tăng trưởng ở đầu xương vẫn còn mở.", "label", ("child", "adult"),
+     "Is this radiograph of a child or an adult?", "child", True),
+    ("Người lớn. Các đĩa sụn tăng trưởng đã đóng.", "label", ("child", "adult"),
+     "Is this radiograph of a child or an adult?", "adult", True),
+    # a hostile review of 397d1cb: the answer word only where the reply denies or supposes it
+    ("The growth plates are wide open, which would not be the case in an adult.", "label", ("pediatric", "adult"),
+     "Is this a pediatric or adult chest x-ray?", "adult", False),
+    ("Nor can I say no.", "yesno", YN, "Is there a pneumothorax in this chest x-ray?", "no", False),
+    # (an answer word the reply says outright stays sure)
+    ("It is an adult, not a child.", "label", ("pediatric", "adult"), "Is this a pediatric or adult chest x-ray?",
+     "adult", True),
+])
+def test_held_out_135_136_both_answers_vietnamese_and_words_only_supposed(
+        reply: str, kind: str, labels: tuple[str, ...], question: str, choice: str | None, sure: bool) -> None:
+    answer = extract(reply, kind, labels, (), question=question)
+    assert (answer.choice, answer.sure) == (choice, sure), answer

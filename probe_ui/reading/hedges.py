@@ -57,9 +57,13 @@ SELF_DOUBT = re.compile(
 #: a choice the reply says it is still torn over, in the present ("Honestly, I keep going back and forth between two
 #: of these. So my answer is herpes zoster (A).", "I'm torn between two options, admittedly. The answer is aortic
 #: dissection (C).": a hostile review of held-out batch 129's rules): whatever answer it then gives is a guess, wherever
-#: the words stand (not "I was torn at first, but the dermatome settles it", a doubt resolved)
+#: the words stand (not "I was torn at first, but the dermatome settles it", a doubt resolved); and both answers given
+#: as one, opening a sentence (held-out batch 135: "Yes and no - and I mean that literally rather than as a dodge.
+#: ... by that definition the answer would be yes.")
 TORN = re.compile(r"(?i)\bI(?:'m|\s+am)\s+(?:still\s+|honestly\s+|really\s+|a\s+bit\s+|somewhat\s+|genuinely\s+)?"
                   r"torn\b|"
+                  r"(?:\A|[.!?:\n])[\s*_#>\-]*(?:the\s+answer\s+is\s+|it's\s+|it\s+is\s+)?(?:both\s+)?"
+                  r"(?:yes\s+and\s+no|no\s+and\s+yes)\b(?![ \t]+(?:questions?|answers?|format)\b)|"
                   r"\bI\s+keep\s+(?:going|flipping|switching|coming)\s+back\s+and\s+forth\b|"
                   r"\bI(?:'m|\s+am)\s+(?:still\s+)?(?:going|flipping|switching)\s+back\s+and\s+forth\b")
 

