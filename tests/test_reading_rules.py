@@ -13667,8 +13667,36 @@ _DISPLACED = "Is the fracture displaced? (please answer yes/no)"
     # (an answer word the reply says outright stays sure)
     ("It is an adult, not a child.", "label", ("pediatric", "adult"), "Is this a pediatric or adult chest x-ray?",
      "adult", True),
+    ("If you look at the growth plates they are fused so this is an adult.", "label", ("pediatric", "adult"),
+     "Is this a pediatric or adult chest x-ray?", "adult", True),
+    ("Except for mild scoliosis the spine is that of an adult.", "label", ("pediatric", "adult"),
+     "Is this a pediatric or adult chest x-ray?", "adult", True),
+    ("Yes\n\nAnd no other abnormality is seen.", "yesno", YN, "Is there a pneumothorax in this chest x-ray?", "yes",
+     True),
+    # a hostile review of the Vietnamese words: a Vietnamese reply that denies, supposes or compares is no sure reading
+    ("Chưa phải người lớn.", "label", ("child", "adult"), "Is this radiograph of a child or an adult?", "adult", False),
+    ("Không thể là trẻ em.", "label", ("child", "adult"), "Is this radiograph of a child or an adult?", "child", False),
+    ("Người trung niên, chưa cao tuổi.", "label", ("child", "adult", "elderly"),
+     "Which age group does this radiograph belong to?", "elderly", False),
+    ("Kích thước tim ở trẻ em thường lớn hơn.", "label", ("child", "adult"),
+     "Is this radiograph of a child or an adult?", "child", False),
+    ("Người lớn tuổi. Xương bị loãng.", "label", ("child", "adult", "elderly"),
+     "Which age group does this radiograph belong to?", "elderly", True),
+    # a yes to a question the reply asks itself on the way, not the one asked (a hostile review of 397d1cb)
+    ("Is there a fracture? Yes. Displacement: none, no step-off.", "yesno", YN, _DISPLACED, "yes", False),
+    ("Fracture present? Yes. Not displaced.", "yesno", YN, _DISPLACED, "yes", False),
+    ("Displaced? Yes, by 4 mm.", "yesno", YN, _DISPLACED, "yes", True),
+    ("Is there a pneumothorax? Yes.", "yesno", YN, "Is there a pneumothorax in this chest x-ray?", "yes", True),
 ])
 def test_held_out_135_136_both_answers_vietnamese_and_words_only_supposed(
         reply: str, kind: str, labels: tuple[str, ...], question: str, choice: str | None, sure: bool) -> None:
     answer = extract(reply, kind, labels, (), question=question)
     assert (answer.choice, answer.sure) == (choice, sure), answer
+
+
+def test_a_field_that_gives_the_asked_adjective_as_none_says_no() -> None:
+    # "Displacement: none" answers "Is the fracture displaced?" with no (a hostile review of 397d1cb read it as yes)
+    from probe_ui.reading.subject import answer_from_predicate
+
+    assert answer_from_predicate("Displacement: none, no step-off.", _DISPLACED) == "no"
+    assert answer_from_predicate("Displacement - 3 mm.", _DISPLACED) == "yes"

@@ -63,7 +63,7 @@ SELF_DOUBT = re.compile(
 TORN = re.compile(r"(?i)\bI(?:'m|\s+am)\s+(?:still\s+|honestly\s+|really\s+|a\s+bit\s+|somewhat\s+|genuinely\s+)?"
                   r"torn\b|"
                   r"(?:\A|[.!?:\n])[\s*_#>\-]*(?:the\s+answer\s+is\s+|it's\s+|it\s+is\s+)?(?:both\s+)?"
-                  r"(?:yes\s+and\s+no|no\s+and\s+yes)\b(?![ \t]+(?:questions?|answers?|format)\b)|"
+                  r"(?:yes[ \t]+and[ \t]+no|no[ \t]+and[ \t]+yes)\b(?![ \t]+(?:questions?|answers?|format)\b)|"
                   r"\bI\s+keep\s+(?:going|flipping|switching|coming)\s+back\s+and\s+forth\b|"
                   r"\bI(?:'m|\s+am)\s+(?:still\s+)?(?:going|flipping|switching)\s+back\s+and\s+forth\b")
 

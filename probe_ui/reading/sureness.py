@@ -72,7 +72,7 @@ from probe_ui.reading.presence import CLAUSE_NEGATION, PRESENCE_QUESTION, anothe
 from probe_ui.reading.pushback import held_answers
 from probe_ui.reading.refusals import refusal_names, undecided_between
 from probe_ui.reading.structured import few_shot_layout, findings_per_option
-from probe_ui.reading.subject import answer_from_predicate, answer_from_subject, between_regions
+from probe_ui.reading.subject import answer_from_predicate, answer_from_subject, asked_predicate, between_regions
 from probe_ui.reading.verdicts import CORRECTION_WORD, REVISION, correction_spans, self_corrected
 from probe_ui.reading.weighing import is_truncated, named_in, runner_up_spans
 from probe_ui.reading.words import (
@@ -327,6 +327,11 @@ _LAST_MARK = re.compile(r"(?<!\bvs)(?<!\bv)\.|[!?;:\n]")  # (not the full stop o
 # else
 _FOREIGN_NOT = re.compile(r"(?i)(?<!\w)(?:bukan|tidak(?=[ \t]+(?:anak|dewasa|lansia|orang[ \t]+tua))|de[gğ]il\w*|"
                           r"kh[oô]ng\s+ph[aả]i|\u0644\u064a\u0633\u062a?|"
+                          # a hostile review of held-out batch 135's Vietnamese words: "chưa" (not yet), "không" (not),
+                          # "chẳng", "nếu" (if), "khác" (unlike), "giống" (like), "thì" (as for), "thường" (usually),
+                          # "gần như" (almost), "khó mà" (hardly), "ở trẻ em" (in children): a Vietnamese reply read
+                          # from its word is sure only where it has none of them
+                          r"không|chưa|chẳng|nếu|khác|giống|thì|thường|gần\s+như|khó\s+mà|ở\s+(?:trẻ|người)|"
                           # batch 90: Russian "не" (not: "Это не ребёнок.", this is not a child)
                           r"\u043d\u0435)(?!\w)"
                           r"|(?<!\u5e76)\u975e(?!\u5e38)"
@@ -1490,6 +1495,8 @@ def doubts(text: str, item: Item, method: str, label: str | None = None, *, refu
         found.append("negation")  # "The film hardly shows a fracture."
     if method == "label_word" and _word_about_another(t, item, label):
         found.append("another finding")  # "- No pleural effusions.\nYes, the film is adequately inspired ..."
+    if method in {"label_word", "final_verdict"} and _answers_its_own_question(t, item, label):
+        found.append("own question")  # "Is there a fracture? Yes. Displacement: none." to "Is it displaced?"
     if method == "label_word" and _word_only_supposed(t, item, label):
         found.append("supposed")  # "The growth plates are wide open, which would not be the case in an adult."
     if method == "label_word" and _word_against_its_clause(t, item, label):
@@ -1554,6 +1561,12 @@ _SAY_DENIED = re.compile(r"(?i)\b(?:can(?:'t|not|\s+not)|could(?:n't|\s+not)|nor
                          r"[\"']?\Z")
 
 
+# where a clause turns to what the reply asserts ("..., so this is an adult", "... because it is a child")
+_ASSERTED = re.compile(r"(?i)\b(?:so|and|because|therefore|thus|hence|this\s+is|it\s+is|it's|that\s+is)\b")
+#: the words before an answer word in which a denial or a supposition is its own
+_SUPPOSED_WITHIN = 6
+
+
 def _word_only_supposed(text: str, item: Item, label: str | None) -> bool:
     """A label read from where its word occurs (a hostile review of 397d1cb), where every occurrence stands in a clause
     that denies or supposes it before it ("The growth plates are wide open, which would not be the case in an adult."
@@ -1572,9 +1585,40 @@ def _word_only_supposed(text: str, item: Item, label: str | None) -> bool:
             before = text[start:m.start()]
             if _SAY_DENIED.search(before):
                 continue
-            if item.kind == "label" and _SUPPOSING_CLAUSE.search(before):
+            # (of the clause, what follows its last "so", "and", "this is": "If you look, they are fused, so this is
+            # an adult."; and only its last few words: "Except for mild scoliosis the spine is that of an adult.")
+            near = " ".join(_ASSERTED.split(before)[-1].split()[-_SUPPOSED_WITHIN:])
+            if item.kind == "label" and _SUPPOSING_CLAUSE.search(near):
                 continue
             return False
+    return seen
+
+
+def _answers_its_own_question(text: str, item: Item, label: str | None) -> bool:
+    """Yes/no items: every yes or no read answers a question the reply asks itself on the way, and that question is not
+    the one asked: it leaves out the adjective asked ("Is there a fracture? Yes. Displacement: none." to "Is the
+    fracture displaced?") or names another finding ("Effusion? No." to "Is there a pneumothorax?"); a hostile review
+    of 397d1cb."""
+    if item.kind != "yesno" or label is None or not item.question:
+        return False
+    predicate = asked_predicate(item.question)
+    asked = finding_stems(item.question)
+    seen = False
+    for word, lab in item.words:
+        if lab != label:
+            continue
+        for m in re.finditer(phrase_regex(word).pattern, text, re.IGNORECASE):
+            mark = re.search(r"\?[ \t*_]*\Z", text[max(0, m.start() - 10):m.start()])
+            if mark is None:
+                return False  # (the word stands outside such an answer too)
+            end = m.start() - (len(text[max(0, m.start() - 10):m.start()]) - mark.start())
+            own = text[max((x.end() for x in _SENTENCE_MARK.finditer(text, max(0, end - 200), end)),
+                           default=max(0, end - 200)):end]
+            if predicate is not None and overlap.stem(predicate) in {overlap.stem(w) for w in own.split()}:
+                return False
+            if predicate is None and not another_finding(own, asked):
+                return False
+            seen = True
     return seen
 
 

@@ -71,6 +71,7 @@ DOUBTS = {"refusal": "it declines", "reversal": "it changes its answer", "hedge"
           "lettered names": "the options' own names hold letters (Stanford type A, hepatitis B), and so does the reply",
           "table": "a table in it marks another option as the answer, or this one as not",
           "each its own": "it declares two different answers in the same words, one for each of two things",
+          "own question": "its yes or no answers a question it asks itself on the way, not the one asked",
           "supposed": "its answer word stands only where it is denied or supposed ('not the case in an adult')"}
 
 
