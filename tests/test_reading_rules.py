@@ -13687,16 +13687,12 @@ _DISPLACED = "Is the fracture displaced? (please answer yes/no)"
     ("Fracture present? Yes. Not displaced.", "yesno", YN, _DISPLACED, "yes", False),
     ("Displaced? Yes, by 4 mm.", "yesno", YN, _DISPLACED, "yes", True),
     ("Is there a pneumothorax? Yes.", "yesno", YN, "Is there a pneumothorax in this chest x-ray?", "yes", True),
+    # (the question asked, in other words: a hostile review of 042a1db)
+    ("Cardiomegaly? Yes.", "yesno", YN, "Is the heart enlarged in this radiograph?", "yes", True),
+    ("Is the spleen big? Yes, 17 cm.", "yesno", YN, "Is the spleen enlarged?", "yes", True),
 ])
 def test_held_out_135_136_both_answers_vietnamese_and_words_only_supposed(
         reply: str, kind: str, labels: tuple[str, ...], question: str, choice: str | None, sure: bool) -> None:
     answer = extract(reply, kind, labels, (), question=question)
     assert (answer.choice, answer.sure) == (choice, sure), answer
 
-
-def test_a_field_that_gives_the_asked_adjective_as_none_says_no() -> None:
-    # "Displacement: none" answers "Is the fracture displaced?" with no (a hostile review of 397d1cb read it as yes)
-    from probe_ui.reading.subject import answer_from_predicate
-
-    assert answer_from_predicate("Displacement: none, no step-off.", _DISPLACED) == "no"
-    assert answer_from_predicate("Displacement - 3 mm.", _DISPLACED) == "yes"

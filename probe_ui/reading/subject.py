@@ -727,17 +727,10 @@ def answer_from_predicate(reply: str, question: str) -> str | None:
         before = reply[max(0, hit.start() - 40):hit.start()]
         before = before[max(before.rfind(c) for c in ".;:!\n,") + 1:]
         negated = bool(_NEGATED_PREDICATE.search(before)) or \
-            reply[max(0, hit.start() - 4):hit.start()].lower().endswith(("non-", "non", "un")) \
-            or _NONE_AFTER.match(reply, hit.end()) is not None
+            reply[max(0, hit.start() - 4):hit.start()].lower().endswith(("non-", "non", "un"))
         opposite = bool(antonyms and hit.group("ant"))
         said.add("no" if negated != opposite else "yes")
     return said.pop() if len(said) == 1 else None
-
-
-# a field that gives the predicate as none ("Displacement: none, no step-off.", "Enlargement - nil"; a hostile review
-# of 397d1cb found the first read as a yes)
-_NONE_AFTER = re.compile(r"(?i)[ \t]*[:=\u2013\u2014\-][ \t*_]*(?:none|nil|absent|no|negative|"
-                         r"not\s+(?:seen|present))\b")
 
 
 def _clause_of(text: str, pos: int) -> str:

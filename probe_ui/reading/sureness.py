@@ -1594,11 +1594,16 @@ def _word_only_supposed(text: str, item: Item, label: str | None) -> bool:
     return seen
 
 
+# a question of the reply's own that asks only whether a finding is there ("Is there a fracture?", "Fracture present?")
+_PRESENCE_ASKED = re.compile(r"(?i)\b(?:is|are)\s+there\b|\bany\b|\b(?:present|seen|visible|identified)\b")
+
+
 def _answers_its_own_question(text: str, item: Item, label: str | None) -> bool:
     """Yes/no items: every yes or no read answers a question the reply asks itself on the way, and that question is not
     the one asked: it leaves out the adjective asked ("Is there a fracture? Yes. Displacement: none." to "Is the
     fracture displaced?") or names another finding ("Effusion? No." to "Is there a pneumothorax?"); a hostile review
-    of 397d1cb."""
+    of 397d1cb). Where the question asks an adjective, only a question that asks whether the finding is there at all
+    counts ("Is there a fracture?" to "Is the fracture displaced?")."""
     if item.kind != "yesno" or label is None or not item.question:
         return False
     predicate = asked_predicate(item.question)
@@ -1614,8 +1619,10 @@ def _answers_its_own_question(text: str, item: Item, label: str | None) -> bool:
             end = m.start() - (len(text[max(0, m.start() - 10):m.start()]) - mark.start())
             own = text[max((x.end() for x in _SENTENCE_MARK.finditer(text, max(0, end - 200), end)),
                            default=max(0, end - 200)):end]
-            if predicate is not None and overlap.stem(predicate) in {overlap.stem(w) for w in own.split()}:
-                return False
+            if predicate is not None and (overlap.stem(predicate) in {overlap.stem(w) for w in own.split()}
+                                          or not _PRESENCE_ASKED.search(own)):
+                return False  # (not "Cardiomegaly? Yes." nor "Heart size? Yes, enlarged.": the question asked, in
+                #               other words; a hostile review of 042a1db)
             if predicate is None and not another_finding(own, asked):
                 return False
             seen = True
