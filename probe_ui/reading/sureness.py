@@ -1567,6 +1567,13 @@ _ASSERTED = re.compile(r"(?i)\b(?:so|and|because|therefore|thus|hence|this\s+is|
 _SUPPOSED_WITHIN = 6
 
 
+def _label_hits(text: str, item: Item, label: str) -> Iterator[re.Match[str]]:
+    """Each place the reply names ``label`` by one of its words ("yes", "no", their like; "adult", "grown-up")."""
+    for word, lab in item.words:
+        if lab == label:
+            yield from re.finditer(phrase_regex(word).pattern, text, re.IGNORECASE)
+
+
 def _word_only_supposed(text: str, item: Item, label: str | None) -> bool:
     """A label read from where its word occurs (a hostile review of 397d1cb), where every occurrence stands in a clause
     that denies or supposes it before it ("The growth plates are wide open, which would not be the case in an adult."
@@ -1574,23 +1581,20 @@ def _word_only_supposed(text: str, item: Item, label: str | None) -> bool:
     if label is None:
         return False
     seen = False
-    for word, lab in item.words:
-        if lab != label:
+    for m in _label_hits(text, item, label):
+        seen = True
+        start = max((x.end() for x in _CLAUSE_MARK.finditer(text, max(0, m.start() - 200), m.start())),
+                    default=max(0, m.start() - 200))
+        start = max([start, *(x.end() for x in _SENTENCE_MARK.finditer(text, start, m.start()))])
+        before = text[start:m.start()]
+        if _SAY_DENIED.search(before):
             continue
-        for m in re.finditer(phrase_regex(word).pattern, text, re.IGNORECASE):
-            seen = True
-            start = max((x.end() for x in _CLAUSE_MARK.finditer(text, max(0, m.start() - 200), m.start())),
-                        default=max(0, m.start() - 200))
-            start = max([start, *(x.end() for x in _SENTENCE_MARK.finditer(text, start, m.start()))])
-            before = text[start:m.start()]
-            if _SAY_DENIED.search(before):
-                continue
-            # (of the clause, what follows its last "so", "and", "this is": "If you look, they are fused, so this is
-            # an adult."; and only its last few words: "Except for mild scoliosis the spine is that of an adult.")
-            near = " ".join(_ASSERTED.split(before)[-1].split()[-_SUPPOSED_WITHIN:])
-            if item.kind == "label" and _SUPPOSING_CLAUSE.search(near):
-                continue
-            return False
+        # (of the clause, what follows its last "so", "and", "this is": "If you look, they are fused, so this is an
+        # adult."; and only its last few words: "Except for mild scoliosis the spine is that of an adult.")
+        near = " ".join(_ASSERTED.split(before)[-1].split()[-_SUPPOSED_WITHIN:])
+        if item.kind == "label" and _SUPPOSING_CLAUSE.search(near):
+            continue
+        return False
     return seen
 
 
@@ -1609,23 +1613,21 @@ def _answers_its_own_question(text: str, item: Item, label: str | None) -> bool:
     predicate = asked_predicate(item.question)
     asked = finding_stems(item.question)
     seen = False
-    for word, lab in item.words:
-        if lab != label:
-            continue
-        for m in re.finditer(phrase_regex(word).pattern, text, re.IGNORECASE):
-            mark = re.search(r"\?[ \t*_]*\Z", text[max(0, m.start() - 10):m.start()])
-            if mark is None:
-                return False  # (the word stands outside such an answer too)
-            end = m.start() - (len(text[max(0, m.start() - 10):m.start()]) - mark.start())
-            own = text[max((x.end() for x in _SENTENCE_MARK.finditer(text, max(0, end - 200), end)),
-                           default=max(0, end - 200)):end]
-            if predicate is not None and (overlap.stem(predicate) in {overlap.stem(w) for w in own.split()}
-                                          or not _PRESENCE_ASKED.search(own)):
-                return False  # (not "Cardiomegaly? Yes." nor "Heart size? Yes, enlarged.": the question asked, in
-                #               other words; a hostile review of 042a1db)
-            if predicate is None and not another_finding(own, asked):
-                return False
-            seen = True
+    for m in _label_hits(text, item, label):
+        near = max(0, m.start() - 10)
+        mark = re.search(r"\?[ \t*_]*\Z", text[near:m.start()])
+        if mark is None:
+            return False  # (the word stands outside such an answer too)
+        end = near + mark.start()  # where the reply's own question ends
+        own = text[max((x.end() for x in _SENTENCE_MARK.finditer(text, max(0, end - 200), end)),
+                       default=max(0, end - 200)):end]
+        if predicate is not None and (overlap.stem(predicate) in {overlap.stem(w) for w in own.split()}
+                                      or not _PRESENCE_ASKED.search(own)):
+            return False  # (not "Cardiomegaly? Yes." nor "Heart size? Yes, enlarged.": the question asked, in other
+            #               words; a hostile review of 042a1db)
+        if predicate is None and not another_finding(own, asked):
+            return False
+        seen = True
     return seen
 
 
