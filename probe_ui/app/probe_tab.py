@@ -537,10 +537,6 @@ def _wire_fresh(ctx: AppContext, ui: Any) -> None:
           api_visibility="private")
 
 
-#: the queue group of the draft's writes (:func:`_wire_draft`)
-DRAFT_WRITES = "probe-draft"
-
-
 def _wire_draft(ctx: AppContext, ui: Any) -> tuple[Any, ...]:
     """The form kept in this browser as it changes (:mod:`probe_ui.live.drafts`), restored when the page loads, and
     Start over. Returns the restore function with its inputs and outputs, which the page runs as it loads."""
@@ -594,12 +590,9 @@ def _wire_draft(ctx: AppContext, ui: Any) -> tuple[Any, ...]:
                 gr.update(value=[]), "", Inline.note("Started over: the form is empty."), _empty_table(ctx), "",
                 gr.skip(), gr.skip(), None)
 
-    # one queue for the draft's writes, in the order they were sent: a write of the form as it was before Start over
-    # (sent as a reload restored it) lands before Start over empties the draft, never after it (CI, under load)
     gr.on([c.change for c in kept if hasattr(c, "change")], on_change, kept, draft, api_visibility="private",
-          trigger_mode="always_last", concurrency_id=DRAFT_WRITES, concurrency_limit=1)
-    ui.start_over.click(start_over, None, [*restore_out, draft], api_visibility="private",
-                        concurrency_id=DRAFT_WRITES, concurrency_limit=1)
+          trigger_mode="always_last")
+    ui.start_over.click(start_over, None, [*restore_out, draft], api_visibility="private")
     return restore, [draft], restore_out
 
 
