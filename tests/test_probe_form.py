@@ -85,6 +85,20 @@ def test_a_draft_comes_back_for_its_user_only(store, ct) -> None:
     assert drafts.unpack(drafts.pack(form, [], "", "alice", key=b"x" * 32), "alice", store).form.image_ids == ()
 
 
+def test_a_draft_written_before_start_over_is_not_brought_back(store, ct) -> None:
+    """A draft write still on its way when the person started over (CI: the question came back after Start over and
+    a reload) belongs to the generation before it, and stays away; the new generation's drafts come back."""
+    form = form_of(ct)
+    before = drafts.pack(form, [], "", "alice")  # sent as the reload restored the form, lands after Start over
+    started = drafts.new_generation()
+    assert drafts.unpack(before, "alice", store, generation=started) is None
+    after = drafts.pack(form, [], "", "alice", generation=started)
+    back = drafts.unpack(after, "alice", store, generation=started)
+    assert back is not None and back.form.question == "Which modality?"
+    assert drafts.unpack(after, "alice", store, generation=drafts.new_generation()) is None  # started over again
+    assert drafts.unpack(before, "alice", store) is not None  # a browser that never started over: as before
+
+
 def test_a_draft_brings_back_its_run_and_presenter_mode_for_its_user_only(store, ct) -> None:
     """Issue 51, U31: a reload mid-demo brings back the table's run and presenter mode; a run name written into
     the storage by hand, or another person's draft, brings no run back."""

@@ -542,23 +542,26 @@ def _wire_draft(ctx: AppContext, ui: Any) -> tuple[Any, ...]:
     Start over. Returns the restore function with its inputs and outputs, which the page runs as it loads."""
     store = ctx.store
     draft = gr.BrowserState(None, storage_key="probe-ui-draft")
+    # the Start-over generation: a draft write sent before Start over and landing after it is not brought back
+    generation = gr.BrowserState("", storage_key="probe-ui-draft-generation")
     kept = [*ui.form, ui.models, ui.adhoc, ui.run_name, ui.presenter]
 
     def on_change(request: gr.Request, *values: Any) -> Any:
-        *fields, picked, other, run, presenter = values
+        *fields, picked, other, run, presenter, gen = values
         try:
             form = _form(fields)
         except ProbeUIError:  # a seed being typed: the draft keeps what it had
             return gr.skip()
-        return drafts.pack(form, picked, other, who(ctx, request).name, run=run or "", presenter=bool(presenter))
+        return drafts.pack(form, picked, other, who(ctx, request).name, run=run or "", presenter=bool(presenter),
+                           generation=str(gen or ""))
 
     restore_out = [*ui.image_outputs, ui.question, ui.kind, ui.options, ui.answer, ui.category, ui.extra_state,
                    ui.suites, ui.include_original, ui.seed, ui.models, ui.adhoc, ui.draft_msg, ui.table,
                    ui.run_name, ui.presenter, ui.adhoc_box]
 
-    def restore(data: Any, request: gr.Request) -> tuple[Any, ...]:
+    def restore(data: Any, gen: Any, request: gr.Request) -> tuple[Any, ...]:
         caller = who(ctx, request)
-        back = drafts.unpack(data, caller.name, store)
+        back = drafts.unpack(data, caller.name, store, generation=str(gen or ""))
         if back is None:
             return (gr.skip(),) * len(restore_out)
         page = ui.page.update(caller.owner, request, run=back.run, presenter=ui.page.default.presenter
@@ -588,12 +591,12 @@ def _wire_draft(ctx: AppContext, ui: Any) -> tuple[Any, ...]:
         return (None, NO_IMAGE, [], 1.0, [], "", "", *window_controls(live.ImageControls("none")),
                 empty.question, empty.kind, empty.options, gr.update(choices=[], value=None), "", {}, [], True, 0,
                 gr.update(value=[]), "", Inline.note("Started over: the form is empty."), _empty_table(ctx), "",
-                gr.skip(), gr.skip(), None)
+                gr.skip(), gr.skip(), None, drafts.new_generation())
 
-    gr.on([c.change for c in kept if hasattr(c, "change")], on_change, kept, draft, api_visibility="private",
-          trigger_mode="always_last")
-    ui.start_over.click(start_over, None, [*restore_out, draft], api_visibility="private")
-    return restore, [draft], restore_out
+    gr.on([c.change for c in kept if hasattr(c, "change")], on_change, [*kept, generation], draft,
+          api_visibility="private", trigger_mode="always_last")
+    ui.start_over.click(start_over, None, [*restore_out, draft, generation], api_visibility="private")
+    return restore, [draft, generation], restore_out
 
 
 def _empty_table(ctx: AppContext) -> dict[str, Any]:

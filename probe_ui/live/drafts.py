@@ -7,6 +7,10 @@ user who loaded it, with a key that never leaves the server process; on restore 
 asking, else the image is left out (and the page says so) while the typed fields, which the person could type
 again anyway, come back. A key made per process means a draft's image does not survive a server restart; the
 rest of the draft does.
+
+A draft is written as the form changes, and a write can still be on its way to the browser when the person starts
+over (the writes a reload's restore sets off, on a busy server): Start over therefore opens a new generation, kept in
+the browser beside the draft, and a draft written for an earlier one is not brought back.
 """
 
 from __future__ import annotations
@@ -51,17 +55,24 @@ def _signature(owner: str, image_ids: tuple[str, ...], key: bytes) -> str:
 
 
 def pack(form: ProbeForm, models: list[str] | None, adhoc: str | None, owner: str, *, run: str = "",
-         presenter: bool | None = None, key: bytes = _KEY) -> dict[str, Any]:
+         presenter: bool | None = None, generation: str = "", key: bytes = _KEY) -> dict[str, Any]:
     """The draft as the browser keeps it: the form's values, the ticks, the image reference signed for ``owner``
-    (the user's name), the run the table shows, signed the same way, and presenter mode (a reload mid-demo brings
-    back the room's table and large type, issue 51)."""
+    (the user's name), the run the table shows, signed the same way, presenter mode (a reload mid-demo brings
+    back the room's table and large type, issue 51), and the Start-over generation the form was written in."""
     draft = {"v": VERSION, "form": form.values(), "models": list(models or []), "adhoc": adhoc or "",
              "sig": _signature(owner, form.image_ids, key)}
     if run:
         draft.update(run=run, run_sig=_signature(owner, (_RUN, run), key))
     if presenter is not None:
         draft["presenter"] = bool(presenter)
+    if generation:
+        draft["gen"] = generation
     return draft
+
+
+def new_generation() -> str:
+    """A Start-over generation: a fresh token, so that no draft written before it matches."""
+    return secrets.token_hex(8)
 
 
 #: what a run's signature signs besides its name (so that an image signature is never a run's)
@@ -72,10 +83,13 @@ def _text(value: Any) -> str:
     return str(value or "")[:MAX_TEXT]
 
 
-def unpack(data: Any, owner: str, store: Store, *, key: bytes = _KEY) -> Restored | None:
-    """The draft ``data`` (as :func:`pack` made it) for ``owner``, or None when there is none (or not of this
-    version). Its images come back only when signed for ``owner`` and still in ``store``."""
+def unpack(data: Any, owner: str, store: Store, *, generation: str = "", key: bytes = _KEY) -> Restored | None:
+    """The draft ``data`` (as :func:`pack` made it) for ``owner``, or None when there is none (not of this
+    version, or written before the last Start over: not of ``generation``). Its images come back only when signed
+    for ``owner`` and still in ``store``."""
     if not isinstance(data, dict) or data.get("v") != VERSION or not isinstance(data.get("form"), dict):
+        return None
+    if str(data.get("gen") or "") != str(generation or ""):
         return None
     raw = data["form"]
     ids = tuple(str(i) for i in raw.get("image_ids") or () if isinstance(i, str))[:8]
