@@ -222,11 +222,53 @@ def unplaced(text: str, question: str) -> bool:
 # batch 36: a line that labels the asked finding, then a colon and its presence ("Cardiomegaly: not present.",
 # "Pneumothorax: seen, on the left, with ... absent lung markings", "- Effusion: none"): the verdict after the colon
 # answers, whatever the reason after it says
+# a field's name and what separates its value: "Cardiomegaly:", "Displacement - ", "Ascites = " (a dash between
+# spaces: not the hyphen of "well-defined")
+_FIELD = (r"(?im)^[ \t]*(?:[-*\u2022][ \t]+)?(?P<label>[^\W\d_][\w\- ]{1,40}?)"
+          r"(?:[ \t]*[:=]|[ \t]+[-\u2013\u2014]+(?=[ \t]))[ \t]*")
 _LABELLED = re.compile(
-    r"(?im)^[ \t]*(?:[-*\u2022][ \t]+)?(?P<label>[^\W\d_][\w\- ]{1,40}?)[ \t]*:[ \t]*"
-    r"(?P<neg>(?:not|no)[ \t]+)?(?P<verdict>present|seen|visible|identified|detected|evident|noted|absent|none)"
-    r"(?=[ \t]*(?:[.,;:!\n]|\Z))")
-_NEGATIVE_VERDICT = frozenset({"absent", "none"})
+    _FIELD + r"(?P<neg>(?:not|no)[ \t]+)?(?P<verdict>present|seen|visible|identified|detected|evident|noted|absent|"
+    r"none|nil|negative)(?=[ \t]*(?:[.,;:!\n]|\Z))")
+_NEGATIVE_VERDICT = frozenset({"absent", "none", "nil", "negative"})
+# a field whose value opens with "no" and goes on ("Displacement: no change, still 5 mm."; the reader's cleaning may
+# have taken the colon away)
+_FIELD_NO = re.compile(r"(?im)^[ \t]*(?:[-*\u2022][ \t]+)?(?P<label>[^\W\d_][\w\- ]{1,40}?)"
+                       r"(?:[ \t]*[:=]|[ \t]+[-\u2013\u2014]+(?=[ \t])|(?=[ \t]))[ \t]*(?:no|nil|none)[ \t]+"
+                       r"(?P<rest>[^\n]*)")
+# what may stand between that "no" and the finding it denies ("no significant displacement")
+_ABSENCE_WORDS = frozenset("significant definite definitive obvious evident appreciable measurable convincing gross "
+                           "visible radiographic clear acute frank overt substantial relevant evidence signs sign "
+                           "features feature of any".split())
+
+
+def _names_asked(label: str, asked: set[str]) -> bool:
+    """Whether a field's name names the finding asked: each of its words is a word of the question (``asked``: its
+    stems), or its parts are ("cardiomegaly": heart, enlarged)."""
+    words = [w for w in WORD.findall(label.casefold()) if w not in _QUESTION_STOP]
+    return bool(words) and all(overlap.stem(w) in asked or set(overlap.term_parts(w) or ("",)) <= asked
+                               for w in words)
+
+
+def _asked_stems(question: str) -> set[str]:
+    return {overlap.stem(w) for w in WORD.findall(question.casefold())} - {overlap.stem(w) for w in _QUESTION_STOP}
+
+
+def no_about_something_else(text: str, question: str) -> bool:
+    """Whether a field naming the finding asked has a value that opens with "no" and goes on to something other than
+    the finding ("Displacement: no change, still 5 mm.", "Enlargement: no lateral view to assess.", "Dilatation - no
+    less than 10 mm"): its "no" is not the answer (a hostile review of 042a1db). "Displacement: no significant
+    displacement." is the answer."""
+    asked = _asked_stems(question)
+    for m in _FIELD_NO.finditer(text):
+        if not _names_asked(m.group("label"), asked):
+            continue
+        words = [w for w in WORD.findall(m.group("rest").casefold())]
+        while words and words[0] in _ABSENCE_WORDS:
+            words.pop(0)
+        if words and overlap.stem(words[0]) not in asked and not any(
+                len(a) >= 5 and words[0].startswith(a[:5]) for a in asked):
+            return True
+    return False
 
 
 def labelled_presence(text: str, question: str) -> str | None:
@@ -234,12 +276,10 @@ def labelled_presence(text: str, question: str) -> str | None:
     word ("Cardiomegaly: not present." to "Is the heart enlarged?", "Pneumothorax: seen, ..." to "Is there a
     pneumothorax?"); None when no such line names the asked finding, or two such lines disagree. The label names the
     finding when each of its words is a word of the question, or its parts are ("cardiomegaly": heart, enlarged)."""
-    asked = {overlap.stem(w) for w in WORD.findall(question.casefold())} - {overlap.stem(w) for w in _QUESTION_STOP}
+    asked = _asked_stems(question)
     said: set[str] = set()
     for m in _LABELLED.finditer(text):
-        words = [w for w in WORD.findall(m.group("label").casefold()) if w not in _QUESTION_STOP]
-        if not words or not all(overlap.stem(w) in asked or set(overlap.term_parts(w) or ("",)) <= asked
-                                for w in words):
+        if not _names_asked(m.group("label"), asked):
             continue
         negative = bool(m.group("neg")) != (m.group("verdict").casefold() in _NEGATIVE_VERDICT)
         said.add("no" if negative else "yes")

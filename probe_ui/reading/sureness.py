@@ -68,7 +68,13 @@ from probe_ui.reading.item import Item
 from probe_ui.reading.letters import lone_letter
 from probe_ui.reading.lexicon import fold_quotes
 from probe_ui.reading.marks import clear_lead, marks_against
-from probe_ui.reading.presence import CLAUSE_NEGATION, PRESENCE_QUESTION, another_finding, finding_stems
+from probe_ui.reading.presence import (
+    CLAUSE_NEGATION,
+    PRESENCE_QUESTION,
+    another_finding,
+    finding_stems,
+    no_about_something_else,
+)
 from probe_ui.reading.pushback import held_answers
 from probe_ui.reading.refusals import refusal_names, undecided_between
 from probe_ui.reading.structured import few_shot_layout, findings_per_option
@@ -237,6 +243,30 @@ _AFFIRMED = re.compile(r"(?i)\b(?:there\s+(?:is|are)|shows?|demonstrates?|reveal
 # a reading from where an option is named, in a reply that sets two against each other ("Obstructive, favoured versus
 # communicating."): the option named may be the one set aside (hostile review of batches 80-83)
 _COMPARED = re.compile(r"(?i)\b(?:versus|vs\.?|v\.)(?=\s)")
+
+
+def _finding_versus_another(text: str, item_question: str | None) -> bool:
+    """Yes/no items: a sentence sets the finding asked against another by "versus" ("Small effusion versus pleural
+    thickening."): a differential, which of the two the reply holds is not said (batch 138)."""
+    if not item_question:
+        return False
+    asked = finding_stems(item_question)
+    naming = [x for x in re.split(r"(?<!\bvs)(?<!\bv)[.!?;\n]", text) if finding_stems(x) & asked]
+    if not naming:
+        return False
+    last = naming[-1]  # (not where the reply goes on to settle it: "... versus effusion: I favour effusion.")
+    for m in _COMPARED.finditer(last):
+        before = re.split(r"[,:()]", last[:m.start()])[-1]
+        after = re.split(r"[,:()]", last[m.end():])[0]
+        if any(finding_stems(one) & asked and finding_stems(other) - asked - _GRADES
+               for one, other in ((before, after), (after, before))):
+            return True
+    return False
+
+
+#: the stems of words that grade or place a finding rather than name another ("small vs moderate")
+_GRADES = frozenset(overlap.stem(w) for w in "small moderate large mild severe minimal trace tiny big massive left "
+                    "right bilateral unilateral acute chronic early late simple complex".split())
 
 
 def _letters_in_option_texts(text: str, item: Item) -> bool:
@@ -603,7 +633,10 @@ def _hedged_part(text: str, item: Item, method: str, label: str | None, placed: 
             text = _answering_sentences(text, item, "leading", label)
     elif placed and len(text.split()) > LONG_WORDS:
         text = _answering_sentences(text, item, method, label)
-    text = _OTHERS_VIEW.sub(lambda m: " " * len(m.group(0)), text)
+    text = _OTHERS_VIEW.sub(lambda m: " " * len(m.group(0)), _CONCEDED_WHY.sub(lambda m: " " * len(m.group(0)), text))
+    text = _DENIED_POSSIBILITY.sub(lambda m: " " * len(m.group(0)), text)
+    if item.kind == "yesno":
+        text = _COMPARED_ODDS.sub(lambda m: " " * len(m.group(0)), text)
     text = _HEDGED_NUMBER.sub(lambda m: " " * len(m.group(0)) if _CLEAR_LEAD <= int(m.group(1)) <= 100 else m.group(0),
                               text)
     return _RANKED_BELOW.sub("", _SUPERLATIVE.sub("", text)) if item.kind == "choice" else text
@@ -961,6 +994,24 @@ _OTHERS_VIEW = re.compile(
     r"(?:physician|radiologist|attending|colleague|referrer))(?:'d|\s+would|\s+may|\s+might|\s+could)?\s+"
     r"(?:lean(?:s|ing)?|favou?r(?:s|ing)?|think|suspect|believe|be\s+(?:reading|looking\s+at|seeing|using|"
     r"referring\s+to))\b")
+# a finding as it was on an earlier study, then as it is now ("not seen in 2021; now 15.5 cm", "nil on the prior, 1 cm
+# today"): which of the two the yes or no read belongs to is a guess (a hostile review of this change)
+_THEN_NOW = re.compile(r"(?i)\b(?:in\s+(?:19|20)\d\d|on\s+the\s+(?:prior|previous|earlier|last)(?:\s+[a-z]+)?|"
+                       r"previously|last\s+(?:week|month|year|time)|at\s+baseline)\b[^.\n]{0,60}?[;,.\u2013\u2014]\s*(?:but\s+|and\s+)?"
+                       r"(?:now|today|currently|at\s+present|this\s+time|on\s+(?:this|the\s+current)\s+[a-z]+)\b")
+# held-out batch 138: a view the reply grants before it turns from it ("I can see why the heart might look big — but
+# this is an AP portable film, ..."): its modal is the other view's, not a hedge of the reply's own answer
+_CONCEDED_WHY = re.compile(r"(?i)\bI\s+(?:can\s+)?(?:see|understand|get)\s+why\s+[^.;!?\n]{0,60}?"
+                           r"\b(?:might|may|could)\b(?=[^.;!?\n]{0,80}?\bbut\b)")
+# held-out batch 137: a possibility the reply denies ("No blunting that could be pleural thickening from an old
+# effusion", "nothing that might suggest a fracture"): no doubt of its own
+_DENIED_POSSIBILITY = re.compile(r"(?i)\b(?:no|nothing|without)\s+(?:[\w\-]+\s+){0,3}?(?:that|which)\s+"
+                                 r"(?:could|might|may)\b")
+# held-out batch 137, yes/no items: reasoning that weighs one cause or kind against another ("which makes a spontaneous
+# pneumothorax more likely than a traumatic one", "both indirect signs that make an occult fracture less likely"),
+# not the odds of the answer ("more likely than not" still hedges)
+_COMPARED_ODDS = re.compile(r"(?i)\b(?:more|less)\s+likely\s+than\b(?!\s+not\b)|"
+                            r"\bmak(?:e|es|ing)\s+(?:[\w\-]+\s+){1,4}?(?:more|less)\s+likely\b")
 # batch 119: an alternative the reply says it weighed and set aside ("I considered whether it could be a breast
 # ultrasound or MRI instead, but ...", "I also checked whether it might be the CT half of a PET/CT study, which ..."):
 # its modal asks, it does not hedge (a hedge of its own after it still counts)
@@ -1254,6 +1305,24 @@ _CLAUSE = re.compile(r"[.!?;,:\n\u2014\u2013\u3002]")
 _BETWEEN = re.compile(r"(?i)\bbetween\b[^.!?;\n]*?\band\b")
 
 
+# two answers held as one ("explained by pulmonary edema and pneumonia together", "both A and C", "a combination of")
+_TOGETHER = re.compile(r"(?i)\btogether\b|\bboth\b[^.!?;\n]*?\band\b|\bcombination\s+of\b|\bas\s+well\s+as\b|"
+                       r"\bco-?exist(?:s|ing|ence)?\b|\bsuperimposed\b")
+
+
+def _two_together(text: str, item: Item, label: str | None) -> bool:
+    """Choice and label items: the last sentence that names ``label`` names another answer as holding with it ("So my
+    reading is that the bilateral opacities are explained by pulmonary edema and pneumonia together", held-out batch
+    137): the reply keeps two answers, and which one a single-answer question gets is a guess."""
+    if item.kind == "yesno" or label is None or not _TOGETHER.search(text):
+        return False
+    last = None
+    for sentence in re.split(r"(?<=[.!?;\n])\s", text):
+        if label in named_in(sentence, item):
+            last = sentence
+    return last is not None and bool(_TOGETHER.search(last)) and bool(named_in(last, item) - {label})
+
+
 def _offered_with_another(text: str, item: Item, label: str, method: str = "") -> bool:
     """Choice and label items: the last clause that names ``label`` also names another answer, joined by "or"."""
     if item.kind == "yesno" or (_ALTERNATIVE.search(text) is None and _BETWEEN.search(text) is None):
@@ -1389,6 +1458,9 @@ def doubts(text: str, item: Item, method: str, label: str | None = None, *, refu
         found.append("negation")  # "Right-sided hydronephrosis; normal left kidney." read as the left kidney
     if item.kind != "yesno" and method not in _DECLARED and _COMPARED.search(_last_clause(t)):
         found.append("compared")  # "Obstructive, favoured versus communicating.": which one it favours is in words
+    elif item.kind == "yesno" and item.aliases and label == item.aliases["yep"] \
+            and method not in {"exact", "structured"} and _finding_versus_another(t, item.question):
+        found.append("compared")  # "Impression: Small effusion versus pleural thickening." to "... an effusion?"
     if item.kind != "yesno" and method in _MENTIONS | {"language", "label_word"} and _FOREIGN_NOT.search(t):
         found.append("negation")  # "Jawaban akhir: bukan anak-anak" (not a child), "소아가 아닙니다." (not a child)
     stated = stated_answers(t, item, after_lead_in=True) if item.kind == "yesno" else set()
@@ -1399,6 +1471,8 @@ def doubts(text: str, item: Item, method: str, label: str | None = None, *, refu
         found.append("contradiction")
     elif method == "declaration" and _held_apart(t, item):
         found.append("kept two")  # "I stand by D. I stand by A.": two answers held
+    elif method not in {"exact", "structured", "marked"} and _two_together(t, item, label):
+        found.append("kept two")  # "... explained by pulmonary edema and pneumonia together ..."
     elif _declared_for_each(t, item, label):
         found.append("each its own")  # "Lesion 1 ... Most consistent with: B. Lesion 2 ... Most consistent with: C."
     if method == "leading" and item.kind == "yesno" and _next_sentence_against(t, item, label):
@@ -1499,6 +1573,11 @@ def doubts(text: str, item: Item, method: str, label: str | None = None, *, refu
         found.append("own question")  # "Is there a fracture? Yes. Displacement: none." to "Is it displaced?"
     if method == "label_word" and _word_only_supposed(t, item, label):
         found.append("supposed")  # "The growth plates are wide open, which would not be the case in an adult."
+    if item.kind == "yesno" and item.aliases and label == item.aliases["nope"] and item.question \
+            and no_about_something_else(t, item.question):
+        found.append("something else")  # "Displacement: no change, still 5 mm." to "Is the fracture displaced?"
+    if item.kind == "yesno" and _THEN_NOW.search(t):
+        found.append("then and now")  # "Spleen enlargement: not seen in 2021; now 15.5 cm craniocaudal."
     if method == "label_word" and _word_against_its_clause(t, item, label):
         found.append("contradiction")  # "Yes, I'm confident this liver is normal." to "Is the liver cirrhotic?"
     if method in ("label_word", "leading") and item.kind == "label" and _placed_the_other_way(t, item, label):

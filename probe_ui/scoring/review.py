@@ -72,7 +72,9 @@ DOUBTS = {"refusal": "it declines", "reversal": "it changes its answer", "hedge"
           "table": "a table in it marks another option as the answer, or this one as not",
           "each its own": "it declares two different answers in the same words, one for each of two things",
           "own question": "its yes or no answers a question it asks itself on the way, not the one asked",
-          "supposed": "its answer word stands only where it is denied or supposed ('not the case in an adult')"}
+          "supposed": "its answer word stands only where it is denied or supposed ('not the case in an adult')",
+          "something else": "its 'no' opens a note on something else ('Displacement: no change, still 5 mm')",
+          "then and now": "it says how the finding was on an earlier study and how it is now"}
 
 
 @dataclass(frozen=True)
