@@ -9068,9 +9068,11 @@ def test_boolean_field_named_by_initials(reply: str, choice: str | None) -> None
     # batch 81: a conclusion after a comma ends the reply whole ("..., so no"), it is no cut
     ("spleen is 10 cm long which is normal size, so no", "no", True),
     ("the spleen spans 16 cm, well past normal, so yes", "yes", True),
-    # near misses: a phrase cut off after it, a conclusion run on without its comma (as before)
+    # held-out batch 137: run on without its comma, the conclusion is as whole ("... which is a normal size so no")
+    ("spleen is 10 cm long which is normal size so no", "no", True),
+    # near misses: a phrase cut off after it
     ("spleen is 10 cm long which is normal size, so no enlargement of the", None, False),
-    ("spleen is 10 cm long which is normal size so no", "no", False),
+    ("spleen is 10 cm long which is normal size so no enlargement of the", None, False),
 ])
 def test_a_closing_so_no_is_whole(reply: str, choice: str | None, sure: bool) -> None:
     answer = extract(reply, "yesno", ("yes", "no"), question="Is the spleen enlarged? (please answer yes/no)")
@@ -13696,3 +13698,81 @@ def test_held_out_135_136_both_answers_vietnamese_and_words_only_supposed(
     answer = extract(reply, kind, labels, (), question=question)
     assert (answer.choice, answer.sure) == (choice, sure), answer
 
+
+
+_EFFUSION = "Is there a pleural effusion?"
+_SPLEEN = "Is the spleen enlarged? (please answer yes/no)"
+_OPACITIES = ("Pneumonia", "Pleural effusion", "Pulmonary edema", "Atelectasis")
+
+
+@pytest.mark.parametrize(("reply", "kind", "options", "question", "choice", "sure"), [
+    # held-out batch 138: a finding set against another by "versus" is a differential, not a yes
+    ("Findings: Blunting of the left costophrenic angle.\nImpression: Small effusion versus pleural thickening.",
+     "yesno", (), _EFFUSION, None, False),
+    ("Effusion vs. consolidation at the left base.", "yesno", (), _EFFUSION, "yes", False),
+    # (a grade, or a differential the reply goes on to settle, is no such doubt)
+    ("Pleural effusion, left, small vs moderate.", "yesno", (), _EFFUSION, "yes", True),
+    # held-out batch 137: two options held together, the question asking for one
+    ("Centrally there are the classic signs of fluid overload: Kerley B lines, small effusions. That's hydrostatic "
+     "pulmonary edema.\n\nBut the right lower zone has a denser consolidation. That looks like a pneumonia.\n\nSo my "
+     "reading is that the bilateral opacities are explained by pulmonary edema and pneumonia together - cardiogenic "
+     "edema with a superimposed right lower lobe pneumonia - rather than by one of them alone.",
+     "choice", _OPACITIES, "What explains the bilateral opacities?", "A", False),
+    ("Bilateral perihilar haziness with Kerley B lines: pulmonary edema.", "choice", _OPACITIES,
+     "What explains the bilateral opacities?", "C", True),
+    # held-out batch 138: a view granted before the reply turns from it is not its own hedge
+    ("I can see why the heart might look big - but this is an AP portable film, which magnifies it. No.", "yesno", (),
+     "Is the heart enlarged in this radiograph? (please answer yes/no)", "no", True),
+    # held-out batch 137: a denied possibility, and odds weighed between two kinds, are no hedge of the answer
+    ("**Not a smidgen.** Both costophrenic angles are crisp.\n- No blunting that could be pleural thickening from an "
+     "old effusion.", "yesno", (), _EFFUSION, "no", True),
+    ("You bet. A visceral pleural line on the right, and no history of trauma, which makes a spontaneous "
+     "pneumothorax more likely than a traumatic one.", "yesno", (),
+     "Is there a pneumothorax in this chest x-ray?", "yes", True),
+    ("Yes, a pneumothorax is more likely than not.", "yesno", (), "Is there a pneumothorax in this chest x-ray?",
+     "yes", False),
+    # the older near misses (hostile reviews of 397d1cb and 042a1db): a field naming the finding asked whose value
+    # denies it leaves a yes read elsewhere a guess; a "no" that opens a note on something else is no sure no
+    ("Displacement - nil", "yesno", (), _DISPLACED, "yes", False),
+    ("Spleen enlargement - nil.", "yesno", (), _SPLEEN, "yes", False),
+    # (a sentence is no field: a hostile review of f97bc9e)
+    ("The fracture is displaced - absent cortical contact, 6 mm gap.", "yesno", (), _DISPLACED, "yes", True),
+    # a field that names the organ, or the finding without the place asked, is not read from its value
+    ("Spleen: visible, 11 cm craniocaudal, homogeneous.", "yesno", (), _SPLEEN, None, False),
+    ("Pleural effusion: present, right-sided.", "yesno", (), "Is the pleural effusion on the left side?", "no",
+     False),
+    ("Splenomegaly: absent.", "yesno", (), _SPLEEN, "no", True),
+    ("Displacement: no change, still 5 mm.", "yesno", (), _DISPLACED, "yes", True),
+    ("Displacement: no less than 5 mm, with dorsal angulation.", "yesno", (), _DISPLACED, "no", False),
+    ("Enlargement: no reliable comment can be made on this AP portable radiograph.", "yesno", (), _SPLEEN, "no",
+     False),
+    ("Displacement: no significant displacement.", "yesno", (), _DISPLACED, "no", True),
+    ("Displacement: no lateral view to assess.", "yesno", (), _DISPLACED, "yes", False),
+    ("Enlarged, no doubt.", "yesno", (), _SPLEEN, "yes", True),
+    ("Ascites: no free fluid in the abdomen or pelvis.", "yesno", (), "Is there ascites in this CT scan?", "no", True),
+    ("Cirrhotic morphology: none. Smooth surface.", "yesno", (), "Is the liver cirrhotic? (please answer yes/no)", "no",
+     True),
+    ("Open growth plates, which would not be the case in a typical healthy adult.", "label", ("pediatric", "adult"),
+     "Is this a pediatric or adult chest x-ray?", "adult", False),
+    # (a hostile review of f97bc9e: a turn that doubts too, a hedge of its own, what the reply lacks to decide)
+    ("Yes. I can see why the heart might be normal, but I can equally see it as enlarged.", "yesno", (),
+     "Is the heart enlarged in this radiograph? (please answer yes/no)", "yes", False),
+    ("Yes, I suppose.", "yesno", (), "Is the heart enlarged in this radiograph? (please answer yes/no)", "yes", False),
+    ("No. No sign that could be called definite either way.", "yesno", (), _DISPLACED, "no", False),
+    # held-out batch 137: "actually" that stresses a word, a predilection, "I'd answer", a closing "so no"
+    ("**Left hip:** early changes. **Right hip:** the same disease, and actually more advanced, with a crescent sign. "
+     "So the answer is C.", "choice", ("Left hip only", "Right hip only", "Both hips", "Neither hip"),
+     "Which hip shows avascular necrosis?", "C", True),
+    ("Yes, consolidation in the right lower lobe. Aspiration also favours this lobe.", "yesno", (),
+     "Is there consolidation in the right lower lobe?", "yes", True),
+    ("the duct measures about 4 mm which is a normal size so no", "yesno", (), "Is the common bile duct dilated?",
+     "no", True),
+    # (evidence listed with "both" keeps the answer: a hostile review of f97bc9e)
+    ("Red - it sits just under the epidermis, above both green and blue.", "label", ("red", "green", "blue"),
+     "Which dot is closest to the skin surface?", "red", True),
+])
+def test_held_out_137_138_fields_versus_together_and_views_granted(
+        reply: str, kind: str, options: tuple[str, ...], question: str, choice: str | None, sure: bool) -> None:
+    labels = ABCD[:len(options)] if kind == "choice" else options if kind == "label" else YN
+    answer = extract(reply, kind, labels, options if kind == "choice" else (), question=question)
+    assert (answer.choice, answer.sure) == (choice, sure), answer

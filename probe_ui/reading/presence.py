@@ -12,6 +12,7 @@ import re
 from probe_ui.reading import lexicon, overlap, synonyms
 from probe_ui.reading.cleaning import WORD
 from probe_ui.reading.options import KEYWORD_STOP
+from probe_ui.reading.subject import asked_predicate
 
 # the finding denied where it is named: "without fracture", "no evidence of a fracture"
 _FINDING_DENIED = re.compile(r"(?i)\b(?:without|no|nor|negative\s+for)\s+"
@@ -222,29 +223,40 @@ def unplaced(text: str, question: str) -> bool:
 # batch 36: a line that labels the asked finding, then a colon and its presence ("Cardiomegaly: not present.",
 # "Pneumothorax: seen, on the left, with ... absent lung markings", "- Effusion: none"): the verdict after the colon
 # answers, whatever the reason after it says
-# a field's name and what separates its value: "Cardiomegaly:", "Displacement - ", "Ascites = " (a dash between
-# spaces: not the hyphen of "well-defined")
-_FIELD = (r"(?im)^[ \t]*(?:[-*\u2022][ \t]+)?(?P<label>[^\W\d_][\w\- ]{1,40}?)"
-          r"(?:[ \t]*[:=]|[ \t]+[-\u2013\u2014]+(?=[ \t]))[ \t]*")
 _LABELLED = re.compile(
-    _FIELD + r"(?P<neg>(?:not|no)[ \t]+)?(?P<verdict>present|seen|visible|identified|detected|evident|noted|absent|"
-    r"none|nil|negative)(?=[ \t]*(?:[.,;:!\n]|\Z))")
-_NEGATIVE_VERDICT = frozenset({"absent", "none", "nil", "negative"})
-# a field whose value opens with "no" and goes on ("Displacement: no change, still 5 mm."; the reader's cleaning may
-# have taken the colon away)
-_FIELD_NO = re.compile(r"(?im)^[ \t]*(?:[-*\u2022][ \t]+)?(?P<label>[^\W\d_][\w\- ]{1,40}?)"
-                       r"(?:[ \t]*[:=]|[ \t]+[-\u2013\u2014]+(?=[ \t])|(?=[ \t]))[ \t]*(?:no|nil|none)[ \t]+"
-                       r"(?P<rest>[^\n]*)")
-# what may stand between that "no" and the finding it denies ("no significant displacement")
-_ABSENCE_WORDS = frozenset("significant definite definitive obvious evident appreciable measurable convincing gross "
-                           "visible radiographic clear acute frank overt substantial relevant evidence signs sign "
-                           "features feature of any".split())
+    r"(?im)^[ \t]*(?:[-*\u2022][ \t]+)?(?P<label>[^\W\d_][\w\- ]{1,40}?)[ \t]*:[ \t]*"
+    r"(?P<neg>(?:not|no)[ \t]+)?(?P<verdict>present|seen|visible|identified|detected|evident|noted|absent|none)"
+    r"(?=[ \t]*(?:[.,;:!\n]|\Z))")
+_NEGATIVE_VERDICT = frozenset({"absent", "none"})
+# a field's line: its name, then ":", "=" or a dash between spaces (or nothing, where the reader's cleaning took the
+# colon away), and a value that denies: "nil", "none", "absent", "negative", or "no" and more
+_DENYING_FIELD = re.compile(r"(?im)^[ \t*_#>]*(?:[-\u2022][ \t]+)?(?P<label>[^\W\d_][\w\- ]{1,40}?)[ \t*_]*"
+                            r"(?:[:=]|[ \t][-\u2013\u2014]+(?=[ \t])|(?=[ \t]))[ \t*_]*"
+                            r"(?P<value>(?:nil|none|absent|negative|no)\b(?![ \t]+(?:doubt|question)\b)[^\n]*)")
+# what, after that "no", makes it no denial of the finding (a hostile review of 042a1db): a change or an amount ("no
+# change", "no less than 5 mm", "no longer anatomic"), a normal relation lost ("no cortical contact", "no apposition",
+# "no normal tapering")
+_NOT_A_DENIAL = re.compile(
+    r"(?i)(?:no|nil|none)[ \t]+(?:[\w\-]+[ \t]+)?(?:less|more|longer|change|changes|improvement|regression|worse|"
+    r"better|different|overlap|apposition|contact|alignment|normal|tapering|vs\.?|versus)\b")
+# ... or what the reply lacks to judge it ("no lateral view to assess", "no reliable comment", "no way to judge")
+_CANNOT_JUDGE = re.compile(
+    r"(?i)(?:no|nil|none)[ \t]+(?:[\w\-]+[ \t]+)?(?:reliable|view|views|comparison|compare|prior|previous|lateral|way|"
+    r"information|data|comment|access|contrast|phase|film|films|assessment)\b")
+_VERBS = frozenset("is are was were be been it's looks look appears appear seems seem remains remain".split())
+# the places a question may ask about ("Is the pleural effusion on the left side?")
+_ASKED_PLACES = frozenset("left right upper lower middle apical basal".split())
+
+
+# the words a field's name may add to the finding ("Cirrhotic morphology", "Cirrhotic change")
+_FIELD_NOUNS = frozenset("change changes morphology features feature appearance appearances signs sign findings "
+                         "finding pattern".split())
 
 
 def _names_asked(label: str, asked: set[str]) -> bool:
     """Whether a field's name names the finding asked: each of its words is a word of the question (``asked``: its
     stems), or its parts are ("cardiomegaly": heart, enlarged)."""
-    words = [w for w in WORD.findall(label.casefold()) if w not in _QUESTION_STOP]
+    words = [w for w in WORD.findall(label.casefold()) if w not in _QUESTION_STOP and w not in _FIELD_NOUNS]
     return bool(words) and all(overlap.stem(w) in asked or set(overlap.term_parts(w) or ("",)) <= asked
                                for w in words)
 
@@ -253,22 +265,35 @@ def _asked_stems(question: str) -> set[str]:
     return {overlap.stem(w) for w in WORD.findall(question.casefold())} - {overlap.stem(w) for w in _QUESTION_STOP}
 
 
-def no_about_something_else(text: str, question: str) -> bool:
-    """Whether a field naming the finding asked has a value that opens with "no" and goes on to something other than
-    the finding ("Displacement: no change, still 5 mm.", "Enlargement: no lateral view to assess.", "Dilatation - no
-    less than 10 mm"): its "no" is not the answer (a hostile review of 042a1db). "Displacement: no significant
-    displacement." is the answer."""
-    asked = _asked_stems(question)
-    for m in _FIELD_NO.finditer(text):
-        if not _names_asked(m.group("label"), asked):
-            continue
-        words = [w for w in WORD.findall(m.group("rest").casefold())]
-        while words and words[0] in _ABSENCE_WORDS:
-            words.pop(0)
-        if words and overlap.stem(words[0]) not in asked and not any(
-                len(a) >= 5 and words[0].startswith(a[:5]) for a in asked):
-            return True
-    return False
+def field_values(text: str, question: str) -> set[str]:
+    """What the reply's field lines naming the finding asked say of it (:func:`_field_names_finding`): "denied" for a
+    value that denies it ("Displacement - nil", "Cirrhotic morphology: none.", "Effusion: no fluid"), "not denied"
+    for a "no" that opens something else ("Displacement: no change, still 5 mm.", "no less than 10 mm"), "cannot
+    judge" for one that says what is lacking to judge ("Enlargement: no lateral view to assess."; a hostile review of
+    042a1db); empty where no such field is."""
+    found: set[str] = set()
+    for m in _DENYING_FIELD.finditer(text):
+        if _field_names_finding(m.group("label"), question):
+            value = m.group("value")
+            found.add("cannot judge" if _CANNOT_JUDGE.match(value) else "not denied" if _NOT_A_DENIAL.match(value)
+                      else "denied")
+    return found
+
+
+def _field_names_finding(label: str, question: str) -> bool:
+    """Whether a field's name names the finding asked: its words are the question's (or their parts are:
+    "cardiomegaly" is heart, enlarged), it holds the adjective asked ("enlargement" to "Is the spleen enlarged?"; not
+    "Spleen: visible, 11 cm"), and the places asked ("left" to "Is the pleural effusion on the left side?"; a hostile
+    review of f97bc9e)."""
+    label = label.casefold()
+    words = set(WORD.findall(label))
+    if words & _VERBS:
+        return False  # a sentence, not a field's name ("The fracture is displaced - absent cortical contact.")
+    predicate = asked_predicate(question)
+    return _names_asked(label, _asked_stems(question)) and {
+        w for w in WORD.findall(question.casefold()) if w in _ASKED_PLACES} <= words and (predicate is None or any(
+            overlap.stem(w)[:5] == overlap.stem(predicate)[:5] or overlap.stem(predicate) in overlap.term_parts(w)
+            for w in words))
 
 
 def labelled_presence(text: str, question: str) -> str | None:
@@ -276,10 +301,9 @@ def labelled_presence(text: str, question: str) -> str | None:
     word ("Cardiomegaly: not present." to "Is the heart enlarged?", "Pneumothorax: seen, ..." to "Is there a
     pneumothorax?"); None when no such line names the asked finding, or two such lines disagree. The label names the
     finding when each of its words is a word of the question, or its parts are ("cardiomegaly": heart, enlarged)."""
-    asked = _asked_stems(question)
     said: set[str] = set()
     for m in _LABELLED.finditer(text):
-        if not _names_asked(m.group("label"), asked):
+        if not _field_names_finding(m.group("label"), question):
             continue
         negative = bool(m.group("neg")) != (m.group("verdict").casefold() in _NEGATIVE_VERDICT)
         said.add("no" if negative else "yes")

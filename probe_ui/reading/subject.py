@@ -673,13 +673,6 @@ _CONCLUDED_ALONE = re.compile(r"(?i)[\s,]*(?:so|thus|hence|therefore)[ \t]+(?:no
 _CONCLUDED_REPLY_WORDS = 30
 
 
-# a field named by the adjective asked whose value opens with a denial ("Displacement: no lateral view to assess.",
-# "Cirrhotic morphology: none.", "Spleen enlargement - nil"): what it says is no yes (a hostile review of 042a1db)
-# (the reader's cleaning may have taken the colon away: "Enlargement absent", not "Enlarged, no doubt")
-_FIELD_DENIED = re.compile(r"(?i)[\w\-]*(?:(?:[ \t]+[^\W\d_][\w\-]*){0,2}?(?:[ \t]*[:=]|[ \t]+[-\u2013\u2014]+[ \t])|"
-                           r"[ \t]+(?!no[ \t]+(?:doubt|question)\b))[ \t*]*(?:no|nil|none|not|absent|negative)\b")
-
-
 def answer_from_predicate(reply: str, question: str) -> str | None:
     """"yes", "no" or None for a question of the form "Is the <subject> <adjective> [in this image]?" ("Is the
     heart enlarged?"): the reply says the adjective of that subject ("The heart is enlarged." yes; "The heart is
@@ -729,8 +722,8 @@ def answer_from_predicate(reply: str, question: str) -> str | None:
     for hit in re.finditer(r"(?i)(?<![\w])" + re.escape(stem) + r"[\w\-]*" + same
                            + (r"|(?<![\w\-])(?P<ant>" + antonyms + r")(?![\w\-])" if antonyms else ""), reply):
         clause = _clause_of(reply, hit.start())
-        if not about_subject(clause) or _FIELD_DENIED.match(reply, hit.end()):
-            continue  # ("Displacement: no lateral view to assess.", "Cirrhotic morphology: none.": not a yes)
+        if not about_subject(clause):
+            continue
         before = reply[max(0, hit.start() - 40):hit.start()]
         before = before[max(before.rfind(c) for c in ".;:!\n,") + 1:]
         negated = bool(_NEGATED_PREDICATE.search(before)) or \

@@ -72,8 +72,8 @@ from probe_ui.reading.presence import (
     CLAUSE_NEGATION,
     PRESENCE_QUESTION,
     another_finding,
+    field_values,
     finding_stems,
-    no_about_something_else,
 )
 from probe_ui.reading.pushback import held_answers
 from probe_ui.reading.refusals import refusal_names, undecided_between
@@ -140,10 +140,15 @@ _RANKED_BELOW = re.compile(r"(?i)\b(?:less|least|not)\s+(?:likely|probable)\b"
 _SYMPATHY = (r"(?![ \t]*[,\u2013\u2014\-]?[ \t]*(?:(?:this|that|it)(?:'s|\s+is)\s+(?:an?\s+)?(?:very\s+)?"
              r"(?:serious|worrying|concerning|difficult|hard|frightening|significant|upsetting)|please\s+(?:make\s+sure|see|get|seek|talk|"
              r"speak|contact|go)\b)|\s+to\s+(?:say|tell\s+you|hear)\b)")
+# held-out batch 137: "actually" that stresses what follows, mid-sentence ("the right is also involved, and is actually
+# more advanced", "What the image actually shows"), is no change of mind
+_EMPHASIS = (r"(?![ \t]+(?:more|less|quite|very|fairly|rather|pretty|shows?|showing|shown|see|seen|looks?|appears?|"
+             r"demonstrates?|visible|present|involved|larger|smaller|bigger|normal|abnormal|enlarged|common|typical|"
+             r"classic|helps?|helpful|means?|reflects?|represents?)\b)")
 REVERSAL = re.compile(r"(?i)\b(?:i\s+meant|sorry" + _SYMPATHY + r"|" + CORRECTION_WORD + r"|(?:scratch|strike)\s+that|"
                        r"on\s+second\s+"
-                       r"thought|actually|(?<!n't\s)(?<!not\s)(?<!to\s)wait(?!\s+(?:on|for|until)\b)|i\s+take\s+"
-                       r"(?:that|it)\s+back|change\s+my\s+answer|on\s+reflection)\b")
+                       r"thought|actually" + _EMPHASIS + r"|(?<!n't\s)(?<!not\s)(?<!to\s)wait(?!\s+(?:on|for|until)\b)|"
+                       r"i\s+take\s+(?:that|it)\s+back|change\s+my\s+answer|on\s+reflection)\b")
 # a thinking trace left in the reply (the reader reads only what follows a closed one)
 _THINKING = re.compile(r"(?i)</?think(?:ing)?>|<unused9[45]>")
 # reasoning written out before the answer: a doubt only for a reading from a mention (a declared answer ends it, and
@@ -258,10 +263,17 @@ def _finding_versus_another(text: str, item_question: str | None) -> bool:
     for m in _COMPARED.finditer(last):
         before = re.split(r"[,:()]", last[:m.start()])[-1]
         after = re.split(r"[,:()]", last[m.end():])[0]
+        if _MEASURED.search(before + " " + after):
+            continue  # ("Spleen 16 cm vs upper limit of 13 cm", "increased vs the CT of March": a hostile review)
         if any(finding_stems(one) & asked and finding_stems(other) - asked - _GRADES
                for one, other in ((before, after), (after, before))):
             return True
     return False
+
+
+# a measure, a limit or an earlier study set against the finding: no second finding
+_MEASURED = re.compile(r"(?i)\d|\b(?:prior|previous|earlier|last|baseline|limit|normal|reference|CT|MRI|film|study|"
+                       r"scan|exam|radiograph|image|width|ratio)\b")
 
 
 #: the stems of words that grade or place a finding rather than name another ("small vs moderate")
@@ -660,7 +672,9 @@ _CONCLUDING_SENTENCE = re.compile(r"(?i)\A[\W_]*(?:so|therefore|thus|hence|overa
                                   r"(?:[^\W\d_][\w\-']*\s+){1,3}(?:therefore|thus|hence)|result|summary|"
                                   r"to\s+sum\s+up|impression|conclusion|answer|final\s+answer|diagnosis|verdict|"
                                   r"bottom\s+line|main\s+finding|(?:putting|taking|taken|pulling)\s+(?:(?:it|this|"
-                                  r"these|everything|all\s+(?:of\s+)?this)\s+)?together|all\s+things\s+considered)\b")
+                                  r"these|everything|all\s+(?:of\s+)?this)\s+)?together|all\s+things\s+considered|"
+                                  # held-out batch 137: "I'd answer **abscess (C)**."
+                                  r"I(?:'d|\s+would)\s+(?:answer|choose|pick|go\s+with|select))\b")
 
 
 # hedges that can only be about the answer itself, wherever they stand in its sentence ("My answer is yes - that's a
@@ -994,24 +1008,26 @@ _OTHERS_VIEW = re.compile(
     r"(?:physician|radiologist|attending|colleague|referrer))(?:'d|\s+would|\s+may|\s+might|\s+could)?\s+"
     r"(?:lean(?:s|ing)?|favou?r(?:s|ing)?|think|suspect|believe|be\s+(?:reading|looking\s+at|seeing|using|"
     r"referring\s+to))\b")
-# a finding as it was on an earlier study, then as it is now ("not seen in 2021; now 15.5 cm", "nil on the prior, 1 cm
-# today"): which of the two the yes or no read belongs to is a guess (a hostile review of this change)
-_THEN_NOW = re.compile(r"(?i)\b(?:in\s+(?:19|20)\d\d|on\s+the\s+(?:prior|previous|earlier|last)(?:\s+[a-z]+)?|"
-                       r"previously|last\s+(?:week|month|year|time)|at\s+baseline)\b[^.\n]{0,60}?[;,.\u2013\u2014]\s*(?:but\s+|and\s+)?"
-                       r"(?:now|today|currently|at\s+present|this\s+time|on\s+(?:this|the\s+current)\s+[a-z]+)\b")
+# (not where the turn doubts too: "I can see why the heart might be normal, but I can equally see it as enlarged", a
+# hostile review of f97bc9e)
+_TURN_DOUBTS = (r"\b(?:equal(?:ly)?|just\s+as|either|50|fifty|can(?:not|'t)|not\s+sure|unsure|fence|toss|hard\s+to|"
+                r"difficult|torn|on\s+the\s+line)\b")
 # held-out batch 138: a view the reply grants before it turns from it ("I can see why the heart might look big — but
 # this is an AP portable film, ..."): its modal is the other view's, not a hedge of the reply's own answer
 _CONCEDED_WHY = re.compile(r"(?i)\bI\s+(?:can\s+)?(?:see|understand|get)\s+why\s+[^.;!?\n]{0,60}?"
-                           r"\b(?:might|may|could)\b(?=[^.;!?\n]{0,80}?\bbut\b)")
+                           r"\b(?:might|may|could)\b(?=[^.;!?\n]{0,80}?\bbut\b(?![^.;!?\n]*" + _TURN_DOUBTS + r"))")
 # held-out batch 137: a possibility the reply denies ("No blunting that could be pleural thickening from an old
 # effusion", "nothing that might suggest a fracture"): no doubt of its own
-_DENIED_POSSIBILITY = re.compile(r"(?i)\b(?:no|nothing|without)\s+(?:[\w\-]+\s+){0,3}?(?:that|which)\s+"
-                                 r"(?:could|might|may)\b")
-# held-out batch 137, yes/no items: reasoning that weighs one cause or kind against another ("which makes a spontaneous
-# pneumothorax more likely than a traumatic one", "both indirect signs that make an occult fracture less likely"),
-# not the odds of the answer ("more likely than not" still hedges)
-_COMPARED_ODDS = re.compile(r"(?i)\b(?:more|less)\s+likely\s+than\b(?!\s+not\b)|"
-                            r"\bmak(?:e|es|ing)\s+(?:[\w\-]+\s+){1,4}?(?:more|less)\s+likely\b")
+# (not "nothing that might tell me", "No sign that could be called definite either way": what the reply lacks to
+# decide; a hostile review of f97bc9e)
+_DENIED_POSSIBILITY = re.compile(r"(?i)\b(?:no|without)\s+(?:[\w\-]+\s+){1,3}?(?:that|which)\s+(?:could|might|may)\s+"
+                                 r"(?:be|represent|suggest|indicate)\s+(?!(?:called|considered|described|regarded|said|"
+                                 r"sure|certain|definite|definitive|confident|decided|settled)\b)[^\W\d_]")
+# held-out batch 137, yes/no items: reasoning that weighs one kind of the finding against another ("which makes a
+# spontaneous pneumothorax more likely than a traumatic one"), not the odds of the answer
+# (only between two kinds of one finding, "than a traumatic one": "make a pneumothorax less likely", "no more likely
+# than thickening" weigh the answer itself; a hostile review of f97bc9e)
+_COMPARED_ODDS = re.compile(r"(?i)(?<!\bno\s)\b(?:more|less)\s+likely\s+than\s+(?:an?|the)\s+[\w\-]+\s+one\b")
 # batch 119: an alternative the reply says it weighed and set aside ("I considered whether it could be a breast
 # ultrasound or MRI instead, but ...", "I also checked whether it might be the CT half of a PET/CT study, which ..."):
 # its modal asks, it does not hedge (a hedge of its own after it still counts)
@@ -1305,22 +1321,28 @@ _CLAUSE = re.compile(r"[.!?;,:\n\u2014\u2013\u3002]")
 _BETWEEN = re.compile(r"(?i)\bbetween\b[^.!?;\n]*?\band\b")
 
 
-# two answers held as one ("explained by pulmonary edema and pneumonia together", "both A and C", "a combination of")
-_TOGETHER = re.compile(r"(?i)\btogether\b|\bboth\b[^.!?;\n]*?\band\b|\bcombination\s+of\b|\bas\s+well\s+as\b|"
-                       r"\bco-?exist(?:s|ing|ence)?\b|\bsuperimposed\b")
+# two answers held as one: "pulmonary edema and pneumonia together", "both A and C", "a combination of edema and
+# pneumonia", "edema as well as pneumonia"; the stretch that must name both
+_TOGETHER = re.compile(r"(?i)(?P<span>\bboth\s+(?:[^.!?;\n]{1,60}?)\band\s+(?:[\w\-]+\s*){1,4}|"
+                       r"(?:[\w\-]+\s+){1,5}and\s+(?:[\w\-]+\s+){1,5}together\b|"
+                       r"\bcombination\s+of\s+(?:[^.!?;\n]{1,60}?)\band\s+(?:[\w\-]+\s*){1,4}|"
+                       r"(?:[\w\-]+\s+){1,4}as\s+well\s+as\s+(?:[\w\-]+\s*){1,4})")
 
 
 def _two_together(text: str, item: Item, label: str | None) -> bool:
-    """Choice and label items: the last sentence that names ``label`` names another answer as holding with it ("So my
-    reading is that the bilateral opacities are explained by pulmonary edema and pneumonia together", held-out batch
-    137): the reply keeps two answers, and which one a single-answer question gets is a guess."""
+    """Choice and label items: the last sentence that names ``label`` holds it together with another answer, both
+    named in the same stretch ("So my reading is that the bilateral opacities are explained by pulmonary edema and
+    pneumonia together", held-out batch 137): the reply keeps two answers, and which one a single-answer question
+    gets is a guess. Not evidence listed ("both the open physes and the unossified carpal bones argue against an
+    adult", "above both green and blue": a hostile review of f97bc9e)."""
     if item.kind == "yesno" or label is None or not _TOGETHER.search(text):
         return False
     last = None
     for sentence in re.split(r"(?<=[.!?;\n])\s", text):
         if label in named_in(sentence, item):
             last = sentence
-    return last is not None and bool(_TOGETHER.search(last)) and bool(named_in(last, item) - {label})
+    return last is not None and any(label in (named := named_in(m.group("span"), item)) and len(named) > 1
+                                    for m in _TOGETHER.finditer(last))
 
 
 def _offered_with_another(text: str, item: Item, label: str, method: str = "") -> bool:
@@ -1573,11 +1595,13 @@ def doubts(text: str, item: Item, method: str, label: str | None = None, *, refu
         found.append("own question")  # "Is there a fracture? Yes. Displacement: none." to "Is it displaced?"
     if method == "label_word" and _word_only_supposed(t, item, label):
         found.append("supposed")  # "The growth plates are wide open, which would not be the case in an adult."
-    if item.kind == "yesno" and item.aliases and label == item.aliases["nope"] and item.question \
-            and no_about_something_else(t, item.question):
+    fields = field_values(t, item.question) if item.kind == "yesno" and item.aliases and item.question else set()
+    if label is not None and "cannot judge" in fields:
+        found.append("deferred")  # "Displacement: no lateral view to assess."
+    elif label == item.aliases.get("nope") and "not denied" in fields:
         found.append("something else")  # "Displacement: no change, still 5 mm." to "Is the fracture displaced?"
-    if item.kind == "yesno" and _THEN_NOW.search(t):
-        found.append("then and now")  # "Spleen enlargement: not seen in 2021; now 15.5 cm craniocaudal."
+    elif label == item.aliases.get("yep") and "denied" in fields:
+        found.append("contradiction")  # "Spleen enlargement - nil." read yes from "enlargement"
     if method == "label_word" and _word_against_its_clause(t, item, label):
         found.append("contradiction")  # "Yes, I'm confident this liver is normal." to "Is the liver cirrhotic?"
     if method in ("label_word", "leading") and item.kind == "label" and _placed_the_other_way(t, item, label):
@@ -1642,6 +1666,9 @@ _SAY_DENIED = re.compile(r"(?i)\b(?:can(?:'t|not|\s+not)|could(?:n't|\s+not)|nor
 
 # where a clause turns to what the reply asserts ("..., so this is an adult", "... because it is a child")
 _ASSERTED = re.compile(r"(?i)\b(?:so|and|because|therefore|thus|hence|this\s+is|it\s+is|it's|that\s+is)\b")
+# a relative clause of what would hold ("Open growth plates, which would not be the case in a typical healthy adult.",
+# "..., neither of which would ever be present in a fully grown adult.": the older near misses of 397d1cb)
+_COUNTERFACTUAL = re.compile(r"(?i)\W*(?:(?:neither|none)\s+of\s+)?which\b[^.;:!?\n]*\bwould\b")
 #: the words before an answer word in which a denial or a supposition is its own
 _SUPPOSED_WITHIN = 6
 
@@ -1671,7 +1698,7 @@ def _word_only_supposed(text: str, item: Item, label: str | None) -> bool:
         # (of the clause, what follows its last "so", "and", "this is": "If you look, they are fused, so this is an
         # adult."; and only its last few words: "Except for mild scoliosis the spine is that of an adult.")
         near = " ".join(_ASSERTED.split(before)[-1].split()[-_SUPPOSED_WITHIN:])
-        if item.kind == "label" and _SUPPOSING_CLAUSE.search(near):
+        if item.kind == "label" and (_SUPPOSING_CLAUSE.search(near) or _COUNTERFACTUAL.match(before)):
             continue
         return False
     return seen

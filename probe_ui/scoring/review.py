@@ -64,7 +64,8 @@ DOUBTS = {"refusal": "it declines", "reversal": "it changes its answer", "hedge"
           "compared": "it sets the answer against another ('versus') in its last words",
           "kept two": "it says it keeps two different answers",
           "another finding": "it gives a result for a finding the question does not name",
-          "deferred": "it leaves what is asked to another test ('whether ... would need an MRI to say')",
+          "deferred": "it leaves what is asked to another test or view ('would need an MRI to say', 'no lateral view "
+                      "to assess')",
           "undecided": "it weighs two answers and says it cannot choose between them",
           "turns": "it denies one thing, then turns ('but ...') to what it does see",
           "other words": "it opens with the letter, then describes another option",
@@ -73,8 +74,7 @@ DOUBTS = {"refusal": "it declines", "reversal": "it changes its answer", "hedge"
           "each its own": "it declares two different answers in the same words, one for each of two things",
           "own question": "its yes or no answers a question it asks itself on the way, not the one asked",
           "supposed": "its answer word stands only where it is denied or supposed ('not the case in an adult')",
-          "something else": "its 'no' opens a note on something else ('Displacement: no change, still 5 mm')",
-          "then and now": "it says how the finding was on an earlier study and how it is now"}
+          "something else": "its 'no' opens a note on something else ('Displacement: no change, still 5 mm')"}
 
 
 @dataclass(frozen=True)
