@@ -9068,11 +9068,10 @@ def test_boolean_field_named_by_initials(reply: str, choice: str | None) -> None
     # batch 81: a conclusion after a comma ends the reply whole ("..., so no"), it is no cut
     ("spleen is 10 cm long which is normal size, so no", "no", True),
     ("the spleen spans 16 cm, well past normal, so yes", "yes", True),
-    # held-out batch 137: run on without its comma, the conclusion is as whole ("... which is a normal size so no")
-    ("spleen is 10 cm long which is normal size so no", "no", True),
-    # near misses: a phrase cut off after it
+    # near misses: a phrase cut off after it, a conclusion run on without its comma (as before: a hostile review of
+    # 6c89057 found "The CBD is not visualised on this image so no" read as a whole no)
     ("spleen is 10 cm long which is normal size, so no enlargement of the", None, False),
-    ("spleen is 10 cm long which is normal size so no enlargement of the", None, False),
+    ("spleen is 10 cm long which is normal size so no", "no", False),
 ])
 def test_a_closing_so_no_is_whole(reply: str, choice: str | None, sure: bool) -> None:
     answer = extract(reply, "yesno", ("yes", "no"), question="Is the spleen enlarged? (please answer yes/no)")
@@ -13759,17 +13758,20 @@ _OPACITIES = ("Pneumonia", "Pleural effusion", "Pulmonary edema", "Atelectasis")
      "Is the heart enlarged in this radiograph? (please answer yes/no)", "yes", False),
     ("Yes, I suppose.", "yesno", (), "Is the heart enlarged in this radiograph? (please answer yes/no)", "yes", False),
     ("No. No sign that could be called definite either way.", "yesno", (), _DISPLACED, "no", False),
-    # held-out batch 137: "actually" that stresses a word, a predilection, "I'd answer", a closing "so no"
-    ("**Left hip:** early changes. **Right hip:** the same disease, and actually more advanced, with a crescent sign. "
-     "So the answer is C.", "choice", ("Left hip only", "Right hip only", "Both hips", "Neither hip"),
-     "Which hip shows avascular necrosis?", "C", True),
-    ("Yes, consolidation in the right lower lobe. Aspiration also favours this lobe.", "yesno", (),
-     "Is there consolidation in the right lower lobe?", "yes", True),
-    ("the duct measures about 4 mm which is a normal size so no", "yesno", (), "Is the common bile duct dilated?",
-     "no", True),
     # (evidence listed with "both" keeps the answer: a hostile review of f97bc9e)
     ("Red - it sits just under the epidermis, above both green and blue.", "label", ("red", "green", "blue"),
      "Which dot is closest to the skin surface?", "red", True),
+    ("Both red and green are superficial, but red is the closest to the skin.", "label", ("red", "green", "blue"),
+     "Which dot is closest to the skin surface?", "red", True),
+    # (a hostile review of 6c89057: a field about change, an aside, what a finding would mean, a denial on either side)
+    ("Spleen 17 cm, enlarged.\nSplenic enlargement change: none.", "yesno", (), _SPLEEN, "yes", True),
+    ("Yes, there is a fracture of the distal radius. I suppose this was a fall on an outstretched hand.", "yesno", (),
+     "Is there a fracture in this radiograph?", "yes", True),
+    ("The growth plates are completely fused, which would mean an adult.", "label", ("child", "adult"),
+     "Is this radiograph of a child or an adult?", "adult", True),
+    ("Pleural effusion: none.", "yesno", (), "Is the pleural effusion on the left side?", "no", True),
+    ("Fracture: no lateral view provided, but the AP clearly shows a displaced radial fracture. Yes.", "yesno", (),
+     "Is there a fracture in this radiograph?", "yes", True),
 ])
 def test_held_out_137_138_fields_versus_together_and_views_granted(
         reply: str, kind: str, options: tuple[str, ...], question: str, choice: str | None, sure: bool) -> None:

@@ -84,13 +84,10 @@ HEDGE = re.compile(
     r"(?:which|this|that|it|these|they)\s+(?:could|may)\s+(?:well\s+)?(?:represent|reflect|indicate|signify|"
     r"correspond\s+to)\b|"
     r"i(?:'d|\s+would)?\s+(?:think|"
-    r"believe|suspect|guess)|"
-    # (a hostile review of f97bc9e: "Yes, I suppose.")
-    r"i\s+suppose|"
-    # (held-out batch 137: not where a disease tends to strike, "Aspiration also favours this lobe", "favours the
-    # upper zones")
-    r"favou?rs(?!\s+(?:th(?:is|at|e|ese|ose)\s+)?(?:(?:right|left|upper|lower|middle|dependent|posterior|"
-    r"anterior|basal|apical)\s+){0,2}(?:lobes?|zones?|segments?|bases?|apex|apices)\b)|favou?r(?:ing)?|"
+    r"believe|suspect|guess)|favou?r(?:s|ing)?|"
+    # (a hostile review of f97bc9e: "Yes, I suppose."; not an aside, "I suppose this was a fall on an outstretched
+    # hand", a hostile review of 6c89057)
+    r"i\s+suppose(?=\s*(?:[.!,;\u2014\u2013]|\Z|so\b))|"
     # batch 119: "**Answer (tentative):** B.", "my best guess" (batch 21's "guessing no" is in SELF_DOUBT)
     r"tentative(?:ly)?|best\s+guess|"
     # a hostile review of 9a5c55c: "Agree — B, although I'd want a decubitus film to be sure it isn't consolidation."

@@ -237,20 +237,29 @@ _DENYING_FIELD = re.compile(r"(?im)^[ \t*_#>]*(?:[-\u2022][ \t]+)?(?P<label>[^\W
 # change", "no less than 5 mm", "no longer anatomic"), a normal relation lost ("no cortical contact", "no apposition",
 # "no normal tapering")
 _NOT_A_DENIAL = re.compile(
-    r"(?i)(?:no|nil|none)[ \t]+(?:[\w\-]+[ \t]+)?(?:less|more|longer|change|changes|improvement|regression|worse|"
-    r"better|different|overlap|apposition|contact|alignment|normal|tapering|vs\.?|versus)\b")
-# ... or what the reply lacks to judge it ("no lateral view to assess", "no reliable comment", "no way to judge")
+    r"(?i)(?:no|nil|none)[ \t]+(?:[\w\-]+[ \t]+)?(?:less[ \t]+than|more[ \t]+than|change|changes|improvement|"
+    r"regression|worse|better|different|overlap|apposition|contact|alignment|normal|tapering|vs\.?|versus)\b|"
+    # ("no longer anatomic", not "no longer present": a hostile review of 6c89057)
+    r"no[ \t]+longer\b(?![ \t]+(?:present|seen|visible|evident|displaced|dilated|enlarged|there|identified)\b)")
+# ... or what the reply lacks to judge it, with nothing after it that judges ("no lateral view to assess", "no
+# reliable comment can be made", "no way to judge", "nil information available"; not "no lateral costophrenic
+# blunting", nor "no lateral view provided, but the AP clearly shows a displaced fracture")
 _CANNOT_JUDGE = re.compile(
-    r"(?i)(?:no|nil|none)[ \t]+(?:[\w\-]+[ \t]+)?(?:reliable|view|views|comparison|compare|prior|previous|lateral|way|"
-    r"information|data|comment|access|contrast|phase|film|films|assessment)\b")
+    r"(?i)(?:no|nil|none)[ \t]+(?:[\w\-]+[ \t]+){0,3}?(?:view|views|film|films|comparison|phase|way|comment|"
+    r"information|data|access)\b(?:(?!\bbut\b)[^;\n])*?\b(?:to[ \t]+(?:assess|judge|tell|say|comment|evaluate|"
+    r"compare)|available|possible|can[ \t]+be[ \t]+made)\b(?:(?!\bbut\b)[^;\n])*\Z")
+# a value that is a bare denial, to the end of its sentence ("nil", "None.", "absent"), not one that goes on ("none on
+# the right; moderate on the left", "absent in 2019, now 16 cm", "no loculation": a hostile review of 6c89057)
+_BARE_DENIAL = re.compile(r"(?i)(?:nil|none|absent|negative)[ \t*_]*(?:[.!][ \t*_]*)?(?:\Z|[.!][ \t]|\n)")
 _VERBS = frozenset("is are was were be been it's looks look appears appear seems seem remains remain".split())
 # the places a question may ask about ("Is the pleural effusion on the left side?")
 _ASKED_PLACES = frozenset("left right upper lower middle apical basal".split())
 
 
-# the words a field's name may add to the finding ("Cirrhotic morphology", "Cirrhotic change")
-_FIELD_NOUNS = frozenset("change changes morphology features feature appearance appearances signs sign findings "
-                         "finding pattern".split())
+# the words a field's name may add to the finding ("Cirrhotic morphology"; not "change": "Displacement change: none"
+# says nothing changed, a hostile review of 6c89057)
+_FIELD_NOUNS = frozenset("morphology features feature appearance appearances signs sign findings finding "
+                         "pattern".split())
 
 
 def _names_asked(label: str, asked: set[str]) -> bool:
@@ -273,25 +282,27 @@ def field_values(text: str, question: str) -> set[str]:
     042a1db); empty where no such field is."""
     found: set[str] = set()
     for m in _DENYING_FIELD.finditer(text):
-        if _field_names_finding(m.group("label"), question):
+        if _field_names_finding(m.group("label"), question, places=False):
             value = m.group("value")
-            found.add("cannot judge" if _CANNOT_JUDGE.match(value) else "not denied" if _NOT_A_DENIAL.match(value)
-                      else "denied")
+            kind = "cannot judge" if _CANNOT_JUDGE.match(value) else "not denied" if _NOT_A_DENIAL.match(value) \
+                else "denied" if _BARE_DENIAL.match(value) else None
+            if kind is not None:
+                found.add(kind)
     return found
 
 
-def _field_names_finding(label: str, question: str) -> bool:
+def _field_names_finding(label: str, question: str, *, places: bool = True) -> bool:
     """Whether a field's name names the finding asked: its words are the question's (or their parts are:
     "cardiomegaly" is heart, enlarged), it holds the adjective asked ("enlargement" to "Is the spleen enlarged?"; not
-    "Spleen: visible, 11 cm"), and the places asked ("left" to "Is the pleural effusion on the left side?"; a hostile
-    review of f97bc9e)."""
+    "Spleen: visible, 11 cm"), and, where ``places``, the places asked ("left" to "Is the pleural effusion on the left
+    side?"; a hostile review of f97bc9e; a denial needs none: "Pleural effusion: none." denies it on either side)."""
     label = label.casefold()
     words = set(WORD.findall(label))
     if words & _VERBS:
         return False  # a sentence, not a field's name ("The fracture is displaced - absent cortical contact.")
     predicate = asked_predicate(question)
-    return _names_asked(label, _asked_stems(question)) and {
-        w for w in WORD.findall(question.casefold()) if w in _ASKED_PLACES} <= words and (predicate is None or any(
+    return _names_asked(label, _asked_stems(question)) and (not places or {
+        w for w in WORD.findall(question.casefold()) if w in _ASKED_PLACES} <= words) and (predicate is None or any(
             overlap.stem(w)[:5] == overlap.stem(predicate)[:5] or overlap.stem(predicate) in overlap.term_parts(w)
             for w in words))
 
@@ -303,8 +314,8 @@ def labelled_presence(text: str, question: str) -> str | None:
     finding when each of its words is a word of the question, or its parts are ("cardiomegaly": heart, enlarged)."""
     said: set[str] = set()
     for m in _LABELLED.finditer(text):
-        if not _field_names_finding(m.group("label"), question):
-            continue
         negative = bool(m.group("neg")) != (m.group("verdict").casefold() in _NEGATIVE_VERDICT)
+        if not _field_names_finding(m.group("label"), question, places=not negative):
+            continue
         said.add("no" if negative else "yes")
     return said.pop() if len(said) == 1 else None

@@ -140,15 +140,10 @@ _RANKED_BELOW = re.compile(r"(?i)\b(?:less|least|not)\s+(?:likely|probable)\b"
 _SYMPATHY = (r"(?![ \t]*[,\u2013\u2014\-]?[ \t]*(?:(?:this|that|it)(?:'s|\s+is)\s+(?:an?\s+)?(?:very\s+)?"
              r"(?:serious|worrying|concerning|difficult|hard|frightening|significant|upsetting)|please\s+(?:make\s+sure|see|get|seek|talk|"
              r"speak|contact|go)\b)|\s+to\s+(?:say|tell\s+you|hear)\b)")
-# held-out batch 137: "actually" that stresses what follows, mid-sentence ("the right is also involved, and is actually
-# more advanced", "What the image actually shows"), is no change of mind
-_EMPHASIS = (r"(?![ \t]+(?:more|less|quite|very|fairly|rather|pretty|shows?|showing|shown|see|seen|looks?|appears?|"
-             r"demonstrates?|visible|present|involved|larger|smaller|bigger|normal|abnormal|enlarged|common|typical|"
-             r"classic|helps?|helpful|means?|reflects?|represents?)\b)")
 REVERSAL = re.compile(r"(?i)\b(?:i\s+meant|sorry" + _SYMPATHY + r"|" + CORRECTION_WORD + r"|(?:scratch|strike)\s+that|"
                        r"on\s+second\s+"
-                       r"thought|actually" + _EMPHASIS + r"|(?<!n't\s)(?<!not\s)(?<!to\s)wait(?!\s+(?:on|for|until)\b)|"
-                       r"i\s+take\s+(?:that|it)\s+back|change\s+my\s+answer|on\s+reflection)\b")
+                       r"thought|actually|(?<!n't\s)(?<!not\s)(?<!to\s)wait(?!\s+(?:on|for|until)\b)|i\s+take\s+"
+                       r"(?:that|it)\s+back|change\s+my\s+answer|on\s+reflection)\b")
 # a thinking trace left in the reply (the reader reads only what follows a closed one)
 _THINKING = re.compile(r"(?i)</?think(?:ing)?>|<unused9[45]>")
 # reasoning written out before the answer: a doubt only for a reading from a mention (a declared answer ends it, and
@@ -672,9 +667,7 @@ _CONCLUDING_SENTENCE = re.compile(r"(?i)\A[\W_]*(?:so|therefore|thus|hence|overa
                                   r"(?:[^\W\d_][\w\-']*\s+){1,3}(?:therefore|thus|hence)|result|summary|"
                                   r"to\s+sum\s+up|impression|conclusion|answer|final\s+answer|diagnosis|verdict|"
                                   r"bottom\s+line|main\s+finding|(?:putting|taking|taken|pulling)\s+(?:(?:it|this|"
-                                  r"these|everything|all\s+(?:of\s+)?this)\s+)?together|all\s+things\s+considered|"
-                                  # held-out batch 137: "I'd answer **abscess (C)**."
-                                  r"I(?:'d|\s+would)\s+(?:answer|choose|pick|go\s+with|select))\b")
+                                  r"these|everything|all\s+(?:of\s+)?this)\s+)?together|all\s+things\s+considered)\b")
 
 
 # hedges that can only be about the answer itself, wherever they stand in its sentence ("My answer is yes - that's a
@@ -1341,8 +1334,13 @@ def _two_together(text: str, item: Item, label: str | None) -> bool:
     for sentence in re.split(r"(?<=[.!?;\n])\s", text):
         if label in named_in(sentence, item):
             last = sentence
+    # (not where the sentence turns from them: "Both red and green are superficial, but red is the closest to the
+    # skin.", a hostile review of 6c89057)
     return last is not None and any(label in (named := named_in(m.group("span"), item)) and len(named) > 1
-                                    for m in _TOGETHER.finditer(last))
+                                    and not _TURNS.search(last, m.end()) for m in _TOGETHER.finditer(last))
+
+
+_TURNS = re.compile(r"(?i)\b(?:but|however|though|although|yet)\b")
 
 
 def _offered_with_another(text: str, item: Item, label: str, method: str = "") -> bool:
@@ -1598,9 +1596,11 @@ def doubts(text: str, item: Item, method: str, label: str | None = None, *, refu
     fields = field_values(t, item.question) if item.kind == "yesno" and item.aliases and item.question else set()
     if label is not None and "cannot judge" in fields:
         found.append("deferred")  # "Displacement: no lateral view to assess."
-    elif label == item.aliases.get("nope") and "not denied" in fields:
-        found.append("something else")  # "Displacement: no change, still 5 mm." to "Is the fracture displaced?"
-    elif label == item.aliases.get("yep") and "denied" in fields:
+    elif method in _FROM_A_MENTION and label == item.aliases.get("nope") and "not denied" in fields:
+        # "Displacement: no change, still 5 mm." to "Is the fracture displaced?" (not where the reply says its answer:
+        # "Displacement: no change, still anatomically aligned. No.", a hostile review of 6c89057)
+        found.append("something else")
+    elif method in _FROM_A_MENTION and label == item.aliases.get("yep") and "denied" in fields:
         found.append("contradiction")  # "Spleen enlargement - nil." read yes from "enlargement"
     if method == "label_word" and _word_against_its_clause(t, item, label):
         found.append("contradiction")  # "Yes, I'm confident this liver is normal." to "Is the liver cirrhotic?"
@@ -1666,9 +1666,11 @@ _SAY_DENIED = re.compile(r"(?i)\b(?:can(?:'t|not|\s+not)|could(?:n't|\s+not)|nor
 
 # where a clause turns to what the reply asserts ("..., so this is an adult", "... because it is a child")
 _ASSERTED = re.compile(r"(?i)\b(?:so|and|because|therefore|thus|hence|this\s+is|it\s+is|it's|that\s+is)\b")
-# a relative clause of what would hold ("Open growth plates, which would not be the case in a typical healthy adult.",
-# "..., neither of which would ever be present in a fully grown adult.": the older near misses of 397d1cb)
-_COUNTERFACTUAL = re.compile(r"(?i)\W*(?:(?:neither|none)\s+of\s+)?which\b[^.;:!?\n]*\bwould\b")
+# a relative clause of what would not hold, or be unusual ("Open growth plates, which would not be the case in a
+# typical healthy adult.", "..., neither of which would ever be present in a fully grown adult.": the older near misses
+# of 397d1cb); not what it would mean ("which would indicate an adult skeleton", a hostile review of 6c89057)
+_COUNTERFACTUAL = re.compile(r"(?i)\W*(?:(?:neither|none)\s+of\s+which\b[^.;:!?\n]*\bwould\b|"
+                             r"which\b[^.;:!?\n]*\bwould\b[^.;:!?\n]*\b(?:not|never|unusual|unexpected|atypical|rare|odd))")
 #: the words before an answer word in which a denial or a supposition is its own
 _SUPPOSED_WITHIN = 6
 

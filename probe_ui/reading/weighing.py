@@ -101,8 +101,7 @@ _ENDS_WHOLE = re.compile(r"(?i)\b(?:on|in|of|with|about|at|for|from|into|onto|be
                          # then the answer word after a comma
                          r"|\bnot[ \t]+(?:a|an|the)[ \t]+[\w\-]+[ \t]*,[ \t]*(?:no|yes)\Z"
                          # batch 81: "spleen is 10 cm long which is normal size, so no": the conclusion after a comma
-                         # (held-out batch 137: or without one, "... which is a normal size so no")
-                         r"|(?:,[ \t]*|[ \t]+)(?:so|hence|therefore|thus)[ \t]+(?:no|yes)\Z")
+                         r"|,[ \t]*(?:so|hence|therefore|thus)[ \t]+(?:no|yes)\Z")
 
 
 def is_truncated(text: str) -> bool:
