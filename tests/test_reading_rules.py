@@ -13778,3 +13778,54 @@ def test_held_out_137_138_fields_versus_together_and_views_granted(
     labels = ABCD[:len(options)] if kind == "choice" else options if kind == "label" else YN
     answer = extract(reply, kind, labels, options if kind == "choice" else (), question=question)
     assert (answer.choice, answer.sure) == (choice, sure), answer
+
+
+_HEART = "Is the heart enlarged in this radiograph? (please answer yes/no)"
+_HEART_SIZE = ("Normal", "Mildly enlarged", "Severely enlarged")
+_HIPS = ("Left hip", "Right hip", "Both hips", "Neither hip")
+_HIPS_Q = "Which hip shows avascular necrosis?"
+
+
+@pytest.mark.parametrize(("reply", "kind", "options", "question", "choice", "sure"), [
+    # the older near misses of the hostile reviews: a field named by the finding whose value denies it is no yes ...
+    ("Displacement: not seen — the fracture itself is not visible.", "yesno", (), _DISPLACED, None, False),
+    ("Cardiomegaly: not seen — the heart borders are obscured.", "yesno", (), _HEART, None, False),
+    ("Displacement: not seen.", "yesno", (), _DISPLACED, "no", True),
+    ("Cardiomegaly: present", "yesno", (), _HEART, "yes", True),
+    # ... a yes to the reply's own question that asks the opposite says the opposite ...
+    ("Heart size normal? Yes.", "yesno", (), _HEART, "yes", False),
+    ("Cardiomegaly? Yes.", "yesno", (), _HEART, "yes", True),
+    # ... what would follow from what is not so is supposed ...
+    ("If the growth plates were visible and fused, it would be an adult.", "label", ("pediatric", "adult"),
+     "Is this a pediatric or adult chest x-ray?", "adult", False),
+    ("The plates are fused, so it is an adult.", "label", ("pediatric", "adult"),
+     "Is this a pediatric or adult chest x-ray?", "adult", True),
+    # ... a doubt said just before a declared answer is about it (not one resolved, nor one about something else) ...
+    ("Honestly, I am not sure at all here. I'd answer C.", "choice", _HEART_SIZE, "How would you describe the heart "
+     "size?", "C", False),
+    ("I wasn't sure at first. I'd answer C.", "choice", _HEART_SIZE, "How would you describe the heart size?", "C",
+     True),
+    ("I'm not sure. Let me look again: the heart is huge. The answer is C.", "choice", _HEART_SIZE,
+     "How would you describe the heart size?", "C", True),
+    # ... and "none" to a change says nothing of whether the finding is there
+    ("Effusion change: none", "yesno", (), _EFFUSION, None, False),
+    ("Effusion: small. Change: none.", "yesno", (), _EFFUSION, None, False),
+    ("Effusion: none.", "yesno", (), _EFFUSION, "no", True),
+    ("Effusion present. Change: none.", "yesno", (), _EFFUSION, "yes", True),
+    # held-out batch 140: a reply cut off after naming a structure, nothing said of it, answers nothing ...
+    ("Findings: Subchondral sclerosis and a crescent sign in the left femoral head. The right femoral head", "choice",
+     _HIPS, _HIPS_Q, None, False),
+    ("Sclerosis and a crescent sign in the left femoral head. The right femoral head is normal.", "choice", _HIPS,
+     _HIPS_Q, "A", True),
+    # ... and the evidence all together favouring an answer is no hedge of it
+    ("B — malignant. Irregular shape, spiculated margins and posterior acoustic shadowing all favour malignancy (a "
+     "BI-RADS 5 appearance).", "choice", ("Benign", "Malignant"), "Is the breast lesion benign or malignant?", "B",
+     True),
+    ("B — malignant; the features favour it.", "choice", ("Benign", "Malignant"),
+     "Is the breast lesion benign or malignant?", "B", False),
+])
+def test_older_near_misses_denied_fields_opposite_questions_counterfactuals_doubts_and_changes(
+        reply: str, kind: str, options: tuple[str, ...], question: str, choice: str | None, sure: bool) -> None:
+    labels = ABCD[:len(options)] if kind == "choice" else options if kind == "label" else YN
+    answer = extract(reply, kind, labels, options if kind == "choice" else (), question=question)
+    assert (answer.choice, answer.sure) == (choice, sure), answer

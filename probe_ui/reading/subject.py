@@ -320,6 +320,12 @@ _DENIED_AFTER = re.compile(r"(?i)[ \t]+(?:(?:is|are|was|were)[ \t]+)?(?:not|neve
                            r"depicted|imaged|included)\b"
                            # batch 81: "Splenomegaly absent." (a report's "absent" after the finding, as "not seen")
                            r"|[ \t]*[:,\u2013\u2014\-]?[ \t]*(?:(?:is|are|was|were)[ \t]+)?absent\b")
+# a field named by the finding, whose value denies it: "Displacement: not seen - the fracture itself is not visible.",
+# "Cardiomegaly: none" (the colon may be gone: the reader's cleaning takes it away). The name alone is no yes; nor is
+# the value read as no (a denial may be of something else: "Displacement: none at the proximal fragment"; a review of
+# 042a1db withdrew reading "none" as no)
+_FIELD_DENIED_AFTER = re.compile(r"(?i)[ \t*_]*(?:[:=][ \t*_]*)?(?:not[ \t]+(?:seen|present|identified|visible|evident|"
+                                 r"detected|demonstrated|appreciated)|none|nil|absent|negative)\b")
 # batch 59: the image placed beyond an organ, in a clause of its own ("CT of the pelvis, well below the kidneys: ...",
 # "Axial slice above the diaphragm"): what it lies beyond is not shown (not "a mass just above the kidney", a
 # finding placed by the organ)
@@ -704,6 +710,10 @@ def answer_from_predicate(reply: str, question: str) -> str | None:
     for term, syns in SYNONYMS.items():
         if f"{pred} {subj.split()[-1]}" in syns and re.search(r"(?i)\b" + re.escape(term) + r"\b", reply):
             hit = re.search(r"(?i)\b" + re.escape(term) + r"\b", reply)
+            field = _FIELD_DENIED_AFTER.match(reply, hit.end())  # type: ignore[union-attr]
+            if field is not None and re.match(r"[ \t]*[\-\u2013\u2014;,(][ \t]*[^\W\d_]", reply[field.end():]):
+                return None  # "Cardiomegaly: not seen - the heart borders are obscured." (a reason that may undo it;
+                #              not "Splenomegaly not appreciated.")
             before = reply[max(0, hit.start() - 40):hit.start()]  # type: ignore[union-attr]
             denied = _NEGATED_PREDICATE.search(before) or _DENIED_AFTER.match(reply, hit.end())  # type: ignore[union-attr]
             return "no" if denied else "yes"
@@ -723,6 +733,9 @@ def answer_from_predicate(reply: str, question: str) -> str | None:
                            + (r"|(?<![\w\-])(?P<ant>" + antonyms + r")(?![\w\-])" if antonyms else ""), reply):
         clause = _clause_of(reply, hit.start())
         if not about_subject(clause):
+            continue
+        if _FIELD_DENIED_AFTER.match(reply, hit.end()):
+            said.update(("yes", "no"))  # "Displacement: not seen - ...": a field the value denies, not a yes
             continue
         before = reply[max(0, hit.start() - 40):hit.start()]
         before = before[max(before.rfind(c) for c in ".;:!\n,") + 1:]

@@ -623,6 +623,17 @@ def _negated_word(word: str) -> re.Pattern[str]:
     return re.compile(rf"(?i)\b{_NEGATING}[\s\-]+{re.escape(word)}")
 
 
+# a sentence that is only the reply's doubt, in the present ("Honestly, I am not sure at all here.", "I'm unsure."):
+# said just before a declared answer, it is about that answer (not "I wasn't sure at first.", nor "I'm not sure the
+# lateral helps.")
+_DOUBT_SENTENCE = re.compile(r"(?i)(?:(?:honestly|frankly|to\s+be\s+honest|truthfully|admittedly)[,\s]+)?"
+                             r"I(?:'m|\s+am)\s+"
+                             r"(?:really\s+|honestly\s+|just\s+|still\s+)?(?:not\s+(?:at\s+all\s+|entirely\s+|"
+                             r"completely\s+|fully\s+|so\s+|that\s+|very\s+|too\s+)?(?:sure|certain|confident)|unsure|"
+                             r"uncertain)(?:\s+(?:at\s+all|here|about\s+(?:this|it|this\s+one)|of\s+(?:this|it)))*"
+                             r"\s*[.!]?")
+
+
 def _hedged_part(text: str, item: Item, method: str, label: str | None, placed: bool) -> str:
     """Where a hedge puts the reading in doubt: the whole reply, but for a declared answer only its own sentence and
     what follows it (weighing alternatives before "my final answer is C" is reasoning, not doubt about C), and
@@ -633,7 +644,11 @@ def _hedged_part(text: str, item: Item, method: str, label: str | None, placed: 
         at = last_declaration(text, item).at
         long_reply = len(text.split()) > LONG_WORDS
         if at > 0:
-            text = text[max((m.end() for m in _SENTENCE_MARK.finditer(text, 0, at)), default=0):]
+            marks = [0, *(m.end() for m in _SENTENCE_MARK.finditer(text, 0, at))]
+            start = marks[-1]
+            if len(marks) > 1 and _DOUBT_SENTENCE.fullmatch(text[marks[-2]:start].strip()):
+                start = marks[-2]  # "Honestly, I am not sure at all here. I'd answer C.": the doubt just before it
+            text = text[start:]
         if at >= 0 and long_reply:
             # batch 90: "**Answer: B – right side**" opening a systematic review: its sentence, and those that name
             # an answer or what is asked, as for an answer a long reply opens with
@@ -647,6 +662,12 @@ def _hedged_part(text: str, item: Item, method: str, label: str | None, placed: 
     text = _HEDGED_NUMBER.sub(lambda m: " " * len(m.group(0)) if _CLEAR_LEAD <= int(m.group(1)) <= 100 else m.group(0),
                               text)
     return _RANKED_BELOW.sub("", _SUPERLATIVE.sub("", text)) if item.kind == "choice" else text
+
+
+def _ends_with_an_option(text: str, item: Item) -> bool:
+    """The reply ends with an option's whole text ("B. The right kidney"): a whole answer, not a sentence cut off."""
+    tail = norm(text.rstrip(" \t\n*_"))
+    return any(len(o) > 3 and tail.endswith(norm(o)) for o in item.options)
 
 
 #: beyond this many sentences a reply's hedges are heard anywhere in it (a real long reply has a few dozen)
@@ -1521,7 +1542,8 @@ def doubts(text: str, item: Item, method: str, label: str | None = None, *, refu
         # "My first impression was a fracture of the left femoral neck ... a skin fold.": an answer given up, in a reply
         # read from where a word occurs
         found.append("reversal")
-    if method not in _MARKED and is_truncated(t):  # a declared answer ends the reply: "...: B: No"
+    if method not in _MARKED and is_truncated(t) and not _ends_with_an_option(t, item):
+        # (a declared answer ends the reply: "...: B: No"; an option's text, "B. The right kidney", is whole)
         found.append("truncated")
     if _THINKING.search(t) or (method not in _MARKED and _REASONING.search(t)):
         found.append("thinking")
@@ -1671,6 +1693,9 @@ _ASSERTED = re.compile(r"(?i)\b(?:so|and|because|therefore|thus|hence|this\s+is|
 # of 397d1cb); not what it would mean ("which would indicate an adult skeleton", a hostile review of 6c89057)
 _COUNTERFACTUAL = re.compile(r"(?i)\W*(?:(?:neither|none)\s+of\s+which\b[^.;:!?\n]*\bwould\b|"
                              r"which\b[^.;:!?\n]*\bwould\b[^.;:!?\n]*\b(?:not|never|unusual|unexpected|atypical|rare|odd))")
+# a sentence that supposes what is not so, then says what would follow ("If the growth plates were visible and fused,
+# it would be an adult."; not "If I had to choose, I would say adult.")
+_IF_IT_WERE = re.compile(r"(?i)[\W_]*(?:even\s+)?if\b[^.;:!?\n]*?\b(?:were|had\s+been)\b[^.;:!?\n]*\bwould\b")
 #: the words before an answer word in which a denial or a supposition is its own
 _SUPPOSED_WITHIN = 6
 
@@ -1702,6 +1727,10 @@ def _word_only_supposed(text: str, item: Item, label: str | None) -> bool:
         near = " ".join(_ASSERTED.split(before)[-1].split()[-_SUPPOSED_WITHIN:])
         if item.kind == "label" and (_SUPPOSING_CLAUSE.search(near) or _COUNTERFACTUAL.match(before)):
             continue
+        sentence = text[max((x.end() for x in _SENTENCE_MARK.finditer(text, max(0, m.start() - 300), m.start())),
+                            default=max(0, m.start() - 300)):m.start()]
+        if item.kind == "label" and _IF_IT_WERE.match(sentence):
+            continue
         return False
     return seen
 
@@ -1715,7 +1744,8 @@ def _answers_its_own_question(text: str, item: Item, label: str | None) -> bool:
     the one asked: it leaves out the adjective asked ("Is there a fracture? Yes. Displacement: none." to "Is the
     fracture displaced?") or names another finding ("Effusion? No." to "Is there a pneumothorax?"); a hostile review
     of 397d1cb). Where the question asks an adjective, only a question that asks whether the finding is there at all
-    counts ("Is there a fracture?" to "Is the fracture displaced?")."""
+    counts ("Is there a fracture?" to "Is the fracture displaced?"), or one that asks its opposite ("Heart size
+    normal? Yes." to "Is the heart enlarged?")."""
     if item.kind != "yesno" or label is None or not item.question:
         return False
     predicate = asked_predicate(item.question)
@@ -1729,6 +1759,9 @@ def _answers_its_own_question(text: str, item: Item, label: str | None) -> bool:
         end = near + mark.start()  # where the reply's own question ends
         own = text[max((x.end() for x in _SENTENCE_MARK.finditer(text, max(0, end - 200), end)),
                        default=max(0, end - 200)):end]
+        if predicate is not None and answer_from_predicate(own, item.question) == "no":
+            seen = True  # "Heart size normal? Yes." to "Is the heart enlarged?": its yes says the heart is normal
+            continue
         if predicate is not None and (overlap.stem(predicate) in {overlap.stem(w) for w in own.split()}
                                       or not _PRESENCE_ASKED.search(own)):
             return False  # (not "Cardiomegaly? Yes." nor "Heart size? Yes, enlarged.": the question asked, in other
