@@ -13784,48 +13784,85 @@ _HEART = "Is the heart enlarged in this radiograph? (please answer yes/no)"
 _HEART_SIZE = ("Normal", "Mildly enlarged", "Severely enlarged")
 _HIPS = ("Left hip", "Right hip", "Both hips", "Neither hip")
 _HIPS_Q = "Which hip shows avascular necrosis?"
+_AGES = ("Adult", "Pediatric", "Elderly", "Neonate")
+_AGES_Q = "Which age group does this radiograph most likely belong to?"
 
 
 @pytest.mark.parametrize(("reply", "kind", "options", "question", "choice", "sure"), [
-    # the older near misses of the hostile reviews: a field named by the finding whose value denies it is no yes ...
+    # the older near misses of the hostile reviews: a field named by the finding whose value denies it is no yes, and
+    # not even no where what follows says it could not be judged ...
     ("Displacement: not seen — the fracture itself is not visible.", "yesno", (), _DISPLACED, None, False),
     ("Cardiomegaly: not seen — the heart borders are obscured.", "yesno", (), _HEART, None, False),
     ("Displacement: not seen.", "yesno", (), _DISPLACED, "no", True),
     ("Cardiomegaly: present", "yesno", (), _HEART, "yes", True),
-    # ... a yes to the reply's own question that asks the opposite says the opposite ...
+    # (a hostile review of b03076c: a reason that confirms it keeps the no)
+    ("Cardiomegaly: absent - the cardiothoracic ratio is 0.46.", "yesno", (), _HEART, "no", True),
+    ("Splenomegaly not appreciated, spleen measures 10 cm.", "yesno", (), _SPLEEN, "no", True),
+    # ... a yes to the reply's own question that asks the opposite says the opposite (not one asked in the negative) ...
     ("Heart size normal? Yes.", "yesno", (), _HEART, "yes", False),
     ("Cardiomegaly? Yes.", "yesno", (), _HEART, "yes", True),
-    # ... what would follow from what is not so is supposed ...
+    ("Isn't the heart enlarged? Yes.", "yesno", (), _HEART, "yes", True),
+    # ... what would follow from what is not so is supposed (not a concession, the speaker's own case, or what
+    # follows a turn) ...
     ("If the growth plates were visible and fused, it would be an adult.", "label", ("pediatric", "adult"),
      "Is this a pediatric or adult chest x-ray?", "adult", False),
     ("The plates are fused, so it is an adult.", "label", ("pediatric", "adult"),
      "Is this a pediatric or adult chest x-ray?", "adult", True),
-    # ... a doubt said just before a declared answer is about it (not one resolved, nor one about something else) ...
+    ("Even if the film were slightly rotated, the fused physes would still make this an adult.", "label",
+     ("pediatric", "adult"), "Is this a pediatric or adult chest x-ray?", "adult", True),
+    ("If I were reporting this film, I would call it an adult chest - fused physes, no thymus.", "label",
+     ("pediatric", "adult"), "Is this a pediatric or adult chest x-ray?", "adult", True),
+    ("If the patient were younger we would see a thymus, but none is seen and the bones are mature, consistent with an "
+     "adult", "label", ("pediatric", "adult"), "Is this a pediatric or adult chest x-ray?", "adult", True),
+    # ... a doubt said just before a declared answer is about it (not one resolved, one about something else, one
+    # that answers a question of its own, or one the answer sets aside) ...
     ("Honestly, I am not sure at all here. I'd answer C.", "choice", _HEART_SIZE, "How would you describe the heart "
      "size?", "C", False),
+    ("CTR is about 0.56.\n\nI'm not sure.\n\nAnswer: B", "choice", _HEART_SIZE,
+     "How would you describe the heart size?", "B", False),
     ("I wasn't sure at first. I'd answer C.", "choice", _HEART_SIZE, "How would you describe the heart size?", "C",
      True),
     ("I'm not sure. Let me look again: the heart is huge. The answer is C.", "choice", _HEART_SIZE,
      "How would you describe the heart size?", "C", True),
-    # ... and "none" to a change says nothing of whether the finding is there
+    ("Was I wrong earlier to say B? I'm not sure. The correct answer is A.", "choice", _HEART_SIZE,
+     "How would you describe the heart size?", "A", True),
+    ("Which grade? Honestly, I'm not sure. Either way it is enlarged: answer C.", "choice", _HEART_SIZE,
+     "How would you describe the heart size?", "C", True),
+    # ... "none" to a change of the finding says nothing of whether it is there (a finding called "changes" is no
+    # change) ...
     ("Effusion change: none", "yesno", (), _EFFUSION, None, False),
     ("Effusion: small. Change: none.", "yesno", (), _EFFUSION, None, False),
     ("Effusion: none.", "yesno", (), _EFFUSION, "no", True),
-    ("Effusion present. Change: none.", "yesno", (), _EFFUSION, "yes", True),
-    # held-out batch 140: a reply cut off after naming a structure, nothing said of it, answers nothing ...
-    ("Findings: Subchondral sclerosis and a crescent sign in the left femoral head. The right femoral head", "choice",
-     _HIPS, _HIPS_Q, None, False),
-    ("Sclerosis and a crescent sign in the left femoral head. The right femoral head is normal.", "choice", _HIPS,
-     _HIPS_Q, "A", True),
-    # ... and the evidence all together favouring an answer is no hedge of it
-    ("B — malignant. Irregular shape, spiculated margins and posterior acoustic shadowing all favour malignancy (a "
-     "BI-RADS 5 appearance).", "choice", ("Benign", "Malignant"), "Is the breast lesion benign or malignant?", "B",
+    ("Effusion: none. Interval change: none.", "yesno", (), _EFFUSION, "no", True),
+    ("Degenerative changes: none. Joint spaces preserved.", "yesno", (), "Is there osteoarthritis of the knee?", "no",
      True),
-    ("B — malignant; the features favour it.", "choice", ("Benign", "Malignant"),
-     "Is the breast lesion benign or malignant?", "B", False),
+    # held-out batch 140: a reply cut off after naming a structure on the side it had not spoken of
+    ("Findings: Subchondral sclerosis and a crescent sign in the left femoral head. The right femoral head", "choice",
+     _HIPS, _HIPS_Q, "B", False),
+    ("Crescent sign and collapse on the left. The left hip", "choice", _HIPS, _HIPS_Q, "A", True),
+    ("Moderate hydronephrosis on the right. B. The right kidney", "choice", ("The left kidney", "The right kidney"),
+     "Which kidney is hydronephrotic?", "B", True),
+    # held-out batch 139: an option ranked far above another is chosen, as the most likely one is (not one ranked
+    # only somewhat above it)
+    ("<answer>C</answer>\n\nThe fused physes rule out a paediatric patient, and the osteopenia, osteoarthritis and "
+     "popliteal arterial calcification make an elderly patient far more likely than a younger adult.", "choice",
+     _AGES, _AGES_Q, "C", True),
+    ("C - elderly is more likely than adult.", "choice", _AGES, _AGES_Q, "C", False),
 ])
 def test_older_near_misses_denied_fields_opposite_questions_counterfactuals_doubts_and_changes(
         reply: str, kind: str, options: tuple[str, ...], question: str, choice: str | None, sure: bool) -> None:
     labels = ABCD[:len(options)] if kind == "choice" else options if kind == "label" else YN
     answer = extract(reply, kind, labels, options if kind == "choice" else (), question=question)
     assert (answer.choice, answer.sure) == (choice, sure), answer
+
+
+@pytest.mark.parametrize(("reply", "refusal"), [
+    # held-out batch 140: a toss-up weighed on what is known is no decline, though the reply lacks a fact to decide
+    ("It's a toss-up — the duct is 6 mm, which is normal for a 70-year-old but dilated for a 30-year-old, and I don't "
+     "know the age.", False),
+    # (one that blames the image, or declines to look, still declines)
+    ("The image is too blurry; it's a toss-up, I can't tell.", True),
+    ("It's a toss-up. I cannot assess this image.", True),
+])
+def test_held_out_140_a_toss_up_is_no_decline(reply: str, refusal: bool) -> None:
+    assert is_refusal(reply) is refusal

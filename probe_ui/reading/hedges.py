@@ -84,10 +84,7 @@ HEDGE = re.compile(
     r"(?:which|this|that|it|these|they)\s+(?:could|may)\s+(?:well\s+)?(?:represent|reflect|indicate|signify|"
     r"correspond\s+to)\b|"
     r"i(?:'d|\s+would)?\s+(?:think|"
-    r"believe|suspect|guess)|"
-    # (held-out batch 140: not the evidence all together, "Irregular shape, spiculated margins and shadowing all
-    # favour malignancy")
-    r"(?<!\ball\s)(?<!\bboth\s)favou?r(?:s|ing)?|"
+    r"believe|suspect|guess)|favou?r(?:s|ing)?|"
     # (a hostile review of f97bc9e: "Yes, I suppose."; not an aside, "I suppose this was a fall on an outstretched
     # hand", a hostile review of 6c89057)
     r"i\s+suppose(?=\s*(?:[.!,;\u2014\u2013]|\Z|so\b))|"

@@ -103,13 +103,21 @@ def _of_another_finding(word: re.Match[str], asked: set[str]) -> bool:
     return f is not None and another_finding(f.group(1), asked)
 
 
-# a field that says how a finding changed, whose value denies a change ("Effusion change: none", "Interval change -
-# nil", "Progression: not seen"; the colon may be gone, the reader's cleaning takes it away)
-_CHANGE_DENIED = re.compile(r"(?im)(?:^|(?<=[.;!?])[ \t])[ \t*_#>\-\u2022]*(?:[^\W\d_][\w\- ]{0,40}?[ \t])?"
-                            r"(?:change|changes|progression|difference|increase|decrease)[ \t*_]*"
-                            r"(?:[:=][ \t*_]*|[ \t][\-\u2013\u2014]+[ \t]+)?"
-                            r"(?P<value>(?:none|nil|absent|negative|not[ \t]+(?:seen|present|identified|evident|"
-                            r"significant|appreciable))\b|no(?=[ \t*_]*(?:[.;,!\n]|\Z)))")
+# a field that says how the finding asked changed, whose value denies a change ("Effusion change: none", "Interval
+# change - nil", "Progression: not seen"; the colon may be gone, the reader's cleaning takes it away); not a finding
+# called "changes" ("Degenerative changes: none", a hostile review)
+_CHANGE_DENIED = re.compile(r"(?im)(?:^|(?<=[.;!?])[ \t])[ \t*_#>\-\u2022]*(?P<label>(?:[^\W\d_][\w\- ]{0,40}?[ \t])?)"
+                            r"(?:change|progression)[ \t*_]*(?:[:=][ \t*_]*|[ \t][\-\u2013\u2014]+[ \t]+)?"
+                            r"(?:(?:none|nil|absent|negative|not[ \t]+(?:seen|present|identified|evident|significant|"
+                            r"appreciable))\b|no(?=[ \t*_]*(?:[.;,!\n]|\Z)))")
+
+
+def _change_denied(text: str, question: str) -> bool:
+    """Whether a field says the finding asked (or the study as a whole) has not changed: nothing said of whether it is
+    there ("Effusion change: none" to "Is there an effusion?")."""
+    asked = _asked_stems(question)
+    return any(not m.group("label").strip() or m.group("label").strip().casefold() == "interval"
+               or _names_asked(m.group("label"), asked) for m in _CHANGE_DENIED.finditer(text))
 
 
 def presence_answer(text: str, question: str) -> str | None:
@@ -124,10 +132,8 @@ def presence_answer(text: str, question: str) -> str | None:
     """
     if PRESENCE_UNSURE.search(text):
         return None
-    changes = [m.span("value") for m in _CHANGE_DENIED.finditer(text)]
-    if changes:
-        # "Effusion change: none", "Interval change - nil": nothing changed, which says nothing of whether it is there
-        text = "".join(" " if any(a <= i < b for a, b in changes) else c for i, c in enumerate(text))
+    if _change_denied(text, question):
+        return None  # "Effusion change: none", "Interval change - nil": nothing changed, nothing said of whether it is
     q = question.casefold()
     asked = set(WORD.findall(q)) - _QUESTION_STOP
     if any(m.group(1).casefold() in asked for m in _PRESENCE_CONTRAST.finditer(text)):
@@ -161,8 +167,7 @@ def presence_answer(text: str, question: str) -> str | None:
         return "no" if absent else "yes"
     if not absent and not present:
         finding = asked_finding(question)
-        if finding and not changes and len(WORD.findall(text)) <= 8 and "?" not in text \
-                and not CLAUSE_NEGATION.search(text) \
+        if finding and len(WORD.findall(text)) <= 8 and "?" not in text and not CLAUSE_NEGATION.search(text) \
                 and not re.search(r"(?i)\b(?:can|could|may|might|would|should)\b", text) \
                 and not lexicon.generic_statement(text):
             stem = overlap.stem(finding)

@@ -315,11 +315,16 @@ _OUTSIDE = re.compile(r"(?i)\s+(?:is|are|lies?|sits?)\s+(?:(?:just|well|further|
                       r"|\s+(?:isn't|aren't)\s+(?:in|on|included|shown|seen|visible|imaged)\b")
 # batch 59: the radiology report's negation after the finding it denies ("Splenomegaly not appreciated.", "Kidneys not
 # seen.", "Pneumothorax is not identified.")
-_DENIED_AFTER = re.compile(r"(?i)[ \t]+(?:(?:is|are|was|were)[ \t]+)?(?:not|never)[ \t]+(?:(?:clearly|definitely|"
+_DENIED_AFTER = re.compile(r"(?i)(?:[ \t]*:)?[ \t]+(?:(?:is|are|was|were)[ \t]+)?(?:not|never)[ \t]+"
+                           r"(?:(?:clearly|definitely|"
                            r"convincingly|well)[ \t]+)?(?:appreciated|seen|identified|demonstrated|visuali[sz]ed|"
                            r"depicted|imaged|included)\b"
                            # batch 81: "Splenomegaly absent." (a report's "absent" after the finding, as "not seen")
                            r"|[ \t]*[:,\u2013\u2014\-]?[ \t]*(?:(?:is|are|was|were)[ \t]+)?absent\b")
+# what, said after such a denial, leaves it unjudged ("Cardiomegaly: not seen - the heart borders are obscured.")
+_UNJUDGED_AFTER = re.compile(r"(?i)\A[ \t]*[\-\u2013\u2014;,(][^\n]*?\b(?:obscured|not[ \t]+(?:visible|assessable|"
+                             r"evaluable|included)|cannot[ \t]+be[ \t]+(?:assessed|evaluated|judged)|out[ \t]+of[ \t]+"
+                             r"(?:the[ \t]+)?(?:field|view))\b")
 # a field named by the finding, whose value denies it: "Displacement: not seen - the fracture itself is not visible.",
 # "Cardiomegaly: none" (the colon may be gone: the reader's cleaning takes it away). The name alone is no yes; nor is
 # the value read as no (a denial may be of something else: "Displacement: none at the proximal fragment"; a review of
@@ -710,12 +715,11 @@ def answer_from_predicate(reply: str, question: str) -> str | None:
     for term, syns in SYNONYMS.items():
         if f"{pred} {subj.split()[-1]}" in syns and re.search(r"(?i)\b" + re.escape(term) + r"\b", reply):
             hit = re.search(r"(?i)\b" + re.escape(term) + r"\b", reply)
-            field = _FIELD_DENIED_AFTER.match(reply, hit.end())  # type: ignore[union-attr]
-            if field is not None and re.match(r"[ \t]*[\-\u2013\u2014;,(][ \t]*[^\W\d_]", reply[field.end():]):
-                return None  # "Cardiomegaly: not seen - the heart borders are obscured." (a reason that may undo it;
-                #              not "Splenomegaly not appreciated.")
             before = reply[max(0, hit.start() - 40):hit.start()]  # type: ignore[union-attr]
-            denied = _NEGATED_PREDICATE.search(before) or _DENIED_AFTER.match(reply, hit.end())  # type: ignore[union-attr]
+            after = _DENIED_AFTER.match(reply, hit.end())  # type: ignore[union-attr]
+            if after is not None and _UNJUDGED_AFTER.match(reply[after.end():]):
+                return None  # "Cardiomegaly: not seen - the heart borders are obscured.": not seen, as it cannot be
+            denied = _NEGATED_PREDICATE.search(before) or after
             return "no" if denied else "yes"
 
     def about_subject(clause: str) -> bool:

@@ -128,7 +128,11 @@ SUBJECT_WORDS = 20
 
 # "the most likely answer is C", "Myocardial infarction (A) is most likely": a choice between options ranks them, and
 # the best one is the answer (the question itself often asks for the most likely diagnosis), not a hedge
-_SUPERLATIVE = re.compile(r"(?i)\b(?:most|m[aá]s)\s+(?:likely|probable)\b")
+_SUPERLATIVE = re.compile(r"(?i)\b(?:most|m[aá]s)\s+(?:likely|probable)\b"
+                          # held-out batch 139: "... makes an elderly patient far more likely than a younger adult":
+                          # one ranked well above another
+                          r"|\b(?:far|much|considerably|substantially|significantly)\s+more\s+(?:likely|probable)"
+                          r"(?=\s+than\b)")
 # an alternative ranked below the answer: "lymphoma is less likely"
 _RANKED_BELOW = re.compile(r"(?i)\b(?:less|least|not)\s+(?:likely|probable)\b"
                            # batch 24: "... favours an abscess over a necrotic tumour": one ranked above another
@@ -634,6 +638,49 @@ _DOUBT_SENTENCE = re.compile(r"(?i)(?:(?:honestly|frankly|to\s+be\s+honest|truth
                              r"\s*[.!]?")
 
 
+# what, in a declared answer's sentence, says a doubt before it is about something else ("Either way the right kidney
+# is clearly hydronephrotic: the answer is B.", a hostile review)
+_FIRM = re.compile(r"(?i)\b(?:either\s+way|regardless|in\s+any\s+case|whichever|clearly|definitely|certainly|"
+                   r"unequivocal(?:ly)?|without\s+doubt)\b")
+
+
+def _doubt_before(text: str, start: int) -> int | None:
+    """Where the sentence before ``start`` begins, if it is only the reply's doubt (:data:`_DOUBT_SENTENCE`) and does
+    not answer a question the reply asks itself ("Was I wrong earlier to say B? I'm not sure. The answer is A.")."""
+    spans = [(m.start(), m.end()) for m in _SENTENCE_MARK.finditer(text, 0, start)]
+    ends = [e for _, e in spans]
+    i = len(ends) - 1
+    while i >= 0 and not text[ends[i - 1] if i else 0:ends[i]].strip(" \t\n*_#>-.!?;"):
+        i -= 1  # (blank lines between: "I'm not sure.\n\nAnswer: B")
+    if i < 0:
+        return None
+    begin = ends[i - 1] if i else 0
+    if not _DOUBT_SENTENCE.fullmatch(text[begin:ends[i]].strip(" \t\n*_#>-")):
+        return None
+    before = text[:begin].rstrip(" \t\n*_")
+    return None if before.endswith("?") else begin
+
+
+# a last sentence without its mark that only names a side's structure ("... in the left femoral head. The right
+# femoral head")
+_BARE_SIDE_CLOSE = re.compile(r"(?i)(?<=[.!?])[ \t]+(?:(?:the|its)[ \t]+)?(?P<side>left|right)[ \t]+[a-z\-]+"
+                              r"(?:[ \t]+[a-z\-]+)?\Z")
+
+
+def _cut_on_the_other_side(text: str) -> bool:
+    """The reply ends, without a mark, in a sentence that only names a structure on the side the sentence before it
+    does not ("Findings: Subchondral sclerosis and a crescent sign in the left femoral head. The right femoral head",
+    held-out batch 140): what it was to say of it is cut off (not "Crescent sign on the left. The left hip", the answer
+    said again)."""
+    t = text.rstrip(" \t*_")
+    m = _BARE_SIDE_CLOSE.search(t)
+    if m is None:
+        return False
+    before = t[max((x.end() for x in _SENTENCE_MARK.finditer(t, 0, m.start() - 1)), default=0):m.start()]
+    sides = {w.casefold() for w in re.findall(r"(?i)\b(?:left|right)\b", before)}
+    return bool(sides) and m.group("side").casefold() not in sides
+
+
 def _hedged_part(text: str, item: Item, method: str, label: str | None, placed: bool) -> str:
     """Where a hedge puts the reading in doubt: the whole reply, but for a declared answer only its own sentence and
     what follows it (weighing alternatives before "my final answer is C" is reasoning, not doubt about C), and
@@ -644,10 +691,10 @@ def _hedged_part(text: str, item: Item, method: str, label: str | None, placed: 
         at = last_declaration(text, item).at
         long_reply = len(text.split()) > LONG_WORDS
         if at > 0:
-            marks = [0, *(m.end() for m in _SENTENCE_MARK.finditer(text, 0, at))]
-            start = marks[-1]
-            if len(marks) > 1 and _DOUBT_SENTENCE.fullmatch(text[marks[-2]:start].strip()):
-                start = marks[-2]  # "Honestly, I am not sure at all here. I'd answer C.": the doubt just before it
+            start = max((m.end() for m in _SENTENCE_MARK.finditer(text, 0, at)), default=0)
+            doubt = _doubt_before(text, start)
+            if doubt is not None and not _FIRM.search(text, start):
+                start = doubt  # "Honestly, I am not sure at all here. I'd answer C.": the doubt just before it
             text = text[start:]
         if at >= 0 and long_reply:
             # batch 90: "**Answer: B – right side**" opening a systematic review: its sentence, and those that name
@@ -662,12 +709,6 @@ def _hedged_part(text: str, item: Item, method: str, label: str | None, placed: 
     text = _HEDGED_NUMBER.sub(lambda m: " " * len(m.group(0)) if _CLEAR_LEAD <= int(m.group(1)) <= 100 else m.group(0),
                               text)
     return _RANKED_BELOW.sub("", _SUPERLATIVE.sub("", text)) if item.kind == "choice" else text
-
-
-def _ends_with_an_option(text: str, item: Item) -> bool:
-    """The reply ends with an option's whole text ("B. The right kidney"): a whole answer, not a sentence cut off."""
-    tail = norm(text.rstrip(" \t\n*_"))
-    return any(len(o) > 3 and tail.endswith(norm(o)) for o in item.options)
 
 
 #: beyond this many sentences a reply's hedges are heard anywhere in it (a real long reply has a few dozen)
@@ -1542,9 +1583,8 @@ def doubts(text: str, item: Item, method: str, label: str | None = None, *, refu
         # "My first impression was a fracture of the left femoral neck ... a skin fold.": an answer given up, in a reply
         # read from where a word occurs
         found.append("reversal")
-    if method not in _MARKED and is_truncated(t) and not _ends_with_an_option(t, item):
-        # (a declared answer ends the reply: "...: B: No"; an option's text, "B. The right kidney", is whole)
-        found.append("truncated")
+    if method not in _MARKED and (is_truncated(t) or (method == "final_verdict" and _cut_on_the_other_side(t))):
+        found.append("truncated")  # (a declared answer ends the reply: "...: B: No")
     if _THINKING.search(t) or (method not in _MARKED and _REASONING.search(t)):
         found.append("thinking")
     words = len(t.split())
@@ -1695,7 +1735,12 @@ _COUNTERFACTUAL = re.compile(r"(?i)\W*(?:(?:neither|none)\s+of\s+which\b[^.;:!?\
                              r"which\b[^.;:!?\n]*\bwould\b[^.;:!?\n]*\b(?:not|never|unusual|unexpected|atypical|rare|odd))")
 # a sentence that supposes what is not so, then says what would follow ("If the growth plates were visible and fused,
 # it would be an adult."; not "If I had to choose, I would say adult.")
-_IF_IT_WERE = re.compile(r"(?i)[\W_]*(?:even\s+)?if\b[^.;:!?\n]*?\b(?:were|had\s+been)\b[^.;:!?\n]*\bwould\b")
+# (not "Even if the film were rotated, the physes would still make this an adult", nor "If I were reporting this, I
+# would call it an adult", nor an answer after a turn, "If the patient were younger we would see a thymus, but none is
+# seen, consistent with an adult": a hostile review)
+_IF_IT_WERE = re.compile(r"(?i)[\W_]*if\s+(?!I\b|we\b)[^.;:!?\n]*?\b(?:were|had\s+been)\b"
+                         r"(?:(?!\b(?:but|however|yet|though|although|whereas|still|instead)\b)[^.;:!?\n])*\bwould\b"
+                         r"(?:(?!\b(?:but|however|yet|though|although|whereas|still|instead)\b)[^.;:!?\n])*\Z")
 #: the words before an answer word in which a denial or a supposition is its own
 _SUPPOSED_WITHIN = 6
 
@@ -1735,6 +1780,8 @@ def _word_only_supposed(text: str, item: Item, label: str | None) -> bool:
     return seen
 
 
+# a question asked in the negative ("Isn't the heart enlarged?"), whose yes agrees with it
+_NEGATIVE_QUESTION = re.compile(r"(?i)n't\b|\bnot\b")
 # a question of the reply's own that asks only whether a finding is there ("Is there a fracture?", "Fracture present?")
 _PRESENCE_ASKED = re.compile(r"(?i)\b(?:is|are)\s+there\b|\bany\b|\b(?:present|seen|visible|identified)\b")
 
@@ -1759,9 +1806,10 @@ def _answers_its_own_question(text: str, item: Item, label: str | None) -> bool:
         end = near + mark.start()  # where the reply's own question ends
         own = text[max((x.end() for x in _SENTENCE_MARK.finditer(text, max(0, end - 200), end)),
                        default=max(0, end - 200)):end]
-        if predicate is not None and answer_from_predicate(own, item.question) == "no":
+        if predicate is not None and not _NEGATIVE_QUESTION.search(own) \
+                and answer_from_predicate(own, item.question) == "no":
             seen = True  # "Heart size normal? Yes." to "Is the heart enlarged?": its yes says the heart is normal
-            continue
+            continue  # (not "Isn't the heart enlarged? Yes.", the question asked in the negative: a hostile review)
         if predicate is not None and (overlap.stem(predicate) in {overlap.stem(w) for w in own.split()}
                                       or not _PRESENCE_ASKED.search(own)):
             return False  # (not "Cardiomegaly? Yes." nor "Heart size? Yes, enlarged.": the question asked, in other
