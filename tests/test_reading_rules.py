@@ -13831,7 +13831,7 @@ _AGES_Q = "Which age group does this radiograph most likely belong to?"
     # ... "none" to a change of the finding says nothing of whether it is there (a finding called "changes" is no
     # change) ...
     ("Effusion change: none", "yesno", (), _EFFUSION, None, False),
-    ("Effusion: small. Change: none.", "yesno", (), _EFFUSION, None, False),
+    ("Effusion: small. Change: none.", "yesno", (), _EFFUSION, "yes", True),
     ("Effusion: none.", "yesno", (), _EFFUSION, "no", True),
     ("Effusion: none. Interval change: none.", "yesno", (), _EFFUSION, "no", True),
     ("Degenerative changes: none. Joint spaces preserved.", "yesno", (), "Is there osteoarthritis of the knee?", "no",
@@ -13842,27 +13842,37 @@ _AGES_Q = "Which age group does this radiograph most likely belong to?"
     ("Crescent sign and collapse on the left. The left hip", "choice", _HIPS, _HIPS_Q, "A", True),
     ("Moderate hydronephrosis on the right. B. The right kidney", "choice", ("The left kidney", "The right kidney"),
      "Which kidney is hydronephrotic?", "B", True),
-    # held-out batch 139: an option ranked far above another is chosen, as the most likely one is (not one ranked
-    # only somewhat above it)
-    ("<answer>C</answer>\n\nThe fused physes rule out a paediatric patient, and the osteopenia, osteoarthritis and "
-     "popliteal arterial calcification make an elderly patient far more likely than a younger adult.", "choice",
-     _AGES, _AGES_Q, "C", True),
-    ("C - elderly is more likely than adult.", "choice", _AGES, _AGES_Q, "C", False),
+    # the second hostile review (of a7eaf5c): a finding's field denied of another study, or with the subject said
+    # otherwise later, is no answer; a field's own "none" denies it; what another clause leaves unseen is beside it
+    ("Cardiomegaly: not seen on the prior study. Current film: CTR 0.62, the heart is enlarged.", "yesno", (), _HEART,
+     None, False),
+    ("Cardiomegaly not seen on the prior study; today the heart is enlarged, CTR 0.62.", "yesno", (), _HEART, None,
+     False),
+    ("Splenomegaly: none (spleen 11 cm).", "yesno", (), _SPLEEN, "no", True),
+    ("Cardiomegaly not seen; the left costophrenic angle is obscured by a small effusion.", "yesno", (), _HEART, "no",
+     True),
+    # ... "No <finding>" after the reply's own opposite question denies the finding ...
+    ("Is the heart size normal? No cardiomegaly is seen; CTR 0.44.", "yesno", (), _HEART, "no", True),
+    # ... a choice one is asked to make, or what holds all the same, is no supposition ...
+    ("If a single label were required, it would be adult.", "label", ("pediatric", "adult"),
+     "Is this a pediatric or adult chest x-ray?", "adult", True),
+    ("If the film were rotated, the fused physes would nonetheless make this an adult.", "label",
+     ("pediatric", "adult"), "Is this a pediatric or adult chest x-ray?", "adult", True),
+    # ... a doubt after something else is raised is about that ...
+    ("The patient's age was not provided. I'm uncertain.\nMy answer: C - the CTR is 0.72.", "choice", _HEART_SIZE,
+     "How would you describe the heart size?", "C", True),
+    # ... the rest of a reply with a change field still answers, as long as it speaks of the finding asked ...
+    ("Moderate right pleural effusion. Interval change: none.", "yesno", (), _EFFUSION, "yes", True),
+    ("Cardiomegaly present. Pleural change: none.", "yesno", (), _EFFUSION, None, False),
+    ("Effusion: resolved. Interval change: none since last week.", "yesno", (), _EFFUSION, "no", True),
+    # ... and a telegraphic last sentence that says what the structure is, is no cut
+    ("Left kidney unremarkable. The right kidney hydronephrotic", "choice", ("The left kidney", "The right kidney"),
+     "Which kidney is hydronephrotic?", "B", True),
+    ("The right kidney is normal. Left kidney", "choice", ("The left kidney", "The right kidney"),
+     "Which kidney is hydronephrotic?", "A", False),
 ])
 def test_older_near_misses_denied_fields_opposite_questions_counterfactuals_doubts_and_changes(
         reply: str, kind: str, options: tuple[str, ...], question: str, choice: str | None, sure: bool) -> None:
     labels = ABCD[:len(options)] if kind == "choice" else options if kind == "label" else YN
     answer = extract(reply, kind, labels, options if kind == "choice" else (), question=question)
     assert (answer.choice, answer.sure) == (choice, sure), answer
-
-
-@pytest.mark.parametrize(("reply", "refusal"), [
-    # held-out batch 140: a toss-up weighed on what is known is no decline, though the reply lacks a fact to decide
-    ("It's a toss-up — the duct is 6 mm, which is normal for a 70-year-old but dilated for a 30-year-old, and I don't "
-     "know the age.", False),
-    # (one that blames the image, or declines to look, still declines)
-    ("The image is too blurry; it's a toss-up, I can't tell.", True),
-    ("It's a toss-up. I cannot assess this image.", True),
-])
-def test_held_out_140_a_toss_up_is_no_decline(reply: str, refusal: bool) -> None:
-    assert is_refusal(reply) is refusal

@@ -38,6 +38,8 @@ _ABSENT = re.compile(
     # a space that holds no fluid: "The peritoneal cavity is dry."
     r"|\b(?:cavity|space|abdomen|pelvis|joint|recess|pouch)\s+(?:is|are|looks|appears|remains|seems)\s+"
     r"(?:completely\s+|entirely\s+)?dry\b"
+    # a hostile review of a7eaf5c: "Effusion: resolved." (not "partially resolved", "not resolved")
+    r"|(?<!partially\s)(?<!partly\s)(?<!incompletely\s)(?<!not\s)(?<!yet\s)\bresolved\b"
 )
 # "on the right, not the left", "present, but not in the lung": the word denied, compared with the question's
 _PRESENCE_CONTRAST = re.compile(r"(?i)\bnot\s+(?:(?:in|on|at|within|from|involving)\s+)?(?:the\s+)?([^\W\d_][\w\-]*)")
@@ -112,12 +114,26 @@ _CHANGE_DENIED = re.compile(r"(?im)(?:^|(?<=[.;!?])[ \t])[ \t*_#>\-\u2022]*(?P<l
                             r"appreciable))\b|no(?=[ \t*_]*(?:[.;,!\n]|\Z)))")
 
 
-def _change_denied(text: str, question: str) -> bool:
-    """Whether a field says the finding asked (or the study as a whole) has not changed: nothing said of whether it is
-    there ("Effusion change: none" to "Is there an effusion?")."""
+#: the most words of a finding's bare name before "present", "seen" ("Small left pneumothorax present"): a longer clause
+#: describes what the finding asked looks like ("A visceral pleural line is seen at the right apex")
+_LABEL_WORDS = 3
+_SENTENCE_OR_END = re.compile(r"[.;!?\n]|\Z")
+
+
+def _without_changes_denied(text: str, question: str) -> str:
+    """``text`` without the fields that say the finding asked (or the study as a whole) has not changed, to the end of
+    their sentence: they say nothing of whether it is there ("Effusion change: none" to "Is there an effusion?"); what
+    the rest says still answers ("Moderate right pleural effusion. Interval change: none.", a hostile review)."""
     asked = _asked_stems(question)
-    return any(not m.group("label").strip() or m.group("label").strip().casefold() == "interval"
-               or _names_asked(m.group("label"), asked) for m in _CHANGE_DENIED.finditer(text))
+    out, at = [], 0
+    for m in _CHANGE_DENIED.finditer(text):
+        label = m.group("label").strip()
+        if label and label.casefold() != "interval" and not _names_asked(label, asked):
+            continue
+        end = _SENTENCE_OR_END.search(text, m.end())
+        out.append(text[at:m.start()])
+        at = end.start() if end else len(text)
+    return "".join(out) + text[at:]
 
 
 def presence_answer(text: str, question: str) -> str | None:
@@ -132,8 +148,9 @@ def presence_answer(text: str, question: str) -> str | None:
     """
     if PRESENCE_UNSURE.search(text):
         return None
-    if _change_denied(text, question):
-        return None  # "Effusion change: none", "Interval change - nil": nothing changed, nothing said of whether it is
+    text = _without_changes_denied(text, question)  # "Effusion change: none": nothing said of whether it is there
+    if not text.strip(" \t\n*_#>-.;:!?"):
+        return None
     q = question.casefold()
     asked = set(WORD.findall(q)) - _QUESTION_STOP
     if any(m.group(1).casefold() in asked for m in _PRESENCE_CONTRAST.finditer(text)):
@@ -158,6 +175,9 @@ def presence_answer(text: str, question: str) -> str | None:
     for m in pos:
         clause = text[:m.start()]
         clause = clause[max(clause.rfind(c) for c in ".;:!?\n,") + 1:]
+        if m.re is _PRESENT and len(clause.split()) <= _LABEL_WORDS and m.group(0)[0].casefold() not in "ti" \
+                and another_finding(clause, finding_stems(question)):
+            continue  # "Cardiomegaly present." to "Is there a pleural effusion?" (a hostile review of a7eaf5c)
         if not CLAUSE_NEGATION.search(clause) and not (
                 _ANATOMY_VISIBLE.match(clause) and not any(overlap.stem(w.casefold()) == overlap.stem(f)
                                                            for f in asked for w in WORD.findall(clause))):

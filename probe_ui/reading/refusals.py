@@ -1356,9 +1356,6 @@ _EQUIVOCAL = re.compile(r"(?i)"
                         # batch 33: "... suggests a cystic component, so I cannot decide between solid and cystic.":
                         # two answers named by their words
                         r"|\bdecide\s+between\s+(?!the\s)[^\W\d_][\w\-]*\s+and\s+[^\W\d_][\w\-]*\W*\Z"
-                        # held-out batch 140: "It's a toss-up - the duct is 6 mm, which is normal for a 70-year-old
-                        # but dilated for a 30-year-old, and I don't know the age."
-                        r"|\btoss[\s\-]up\b"
                         # batch 35: "The nodule is solid. Then again, there's a thin anechoic rim ..., so it may be
                         # partly cystic - I can't say with confidence which it is.": the answer weighed against another
                         r"|\bthen\s+again\b[^.!?\n]{0,160}?\b(?:may|might|could)\s+(?:\w+\s+)?be\b"

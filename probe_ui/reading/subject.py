@@ -322,9 +322,18 @@ _DENIED_AFTER = re.compile(r"(?i)(?:[ \t]*:)?[ \t]+(?:(?:is|are|was|were)[ \t]+)
                            # batch 81: "Splenomegaly absent." (a report's "absent" after the finding, as "not seen")
                            r"|[ \t]*[:,\u2013\u2014\-]?[ \t]*(?:(?:is|are|was|were)[ \t]+)?absent\b")
 # what, said after such a denial, leaves it unjudged ("Cardiomegaly: not seen - the heart borders are obscured.")
-_UNJUDGED_AFTER = re.compile(r"(?i)\A[ \t]*[\-\u2013\u2014;,(][^\n]*?\b(?:obscured|not[ \t]+(?:visible|assessable|"
-                             r"evaluable|included)|cannot[ \t]+be[ \t]+(?:assessed|evaluated|judged)|out[ \t]+of[ \t]+"
-                             r"(?:the[ \t]+)?(?:field|view))\b")
+# (only in the clause a dash or a bracket opens after it, not "Cardiomegaly not seen; the left costophrenic angle is
+# obscured by a small effusion." nor what another sentence says: a hostile review)
+_UNJUDGED_AFTER = re.compile(r"(?i)\A[ \t]*[\-\u2013\u2014(][^\n.;!?]*?\b(?:obscured|effaced|hidden|"
+                             r"not[ \t]+(?:visible|assessable|evaluable|included)|cannot[ \t]+be[ \t]+(?:assessed|"
+                             r"evaluated|judged|delineated)|out[ \t]+of[ \t]+(?:the[ \t]+)?(?:field|view)|outside[ \t]+"
+                             r"(?:the[ \t]+)?(?:imaged[ \t]+|scanned[ \t]+)?(?:field|view|volume))\b")
+# a field named by the finding's one word, whose value denies it ("Splenomegaly: none (spleen 11 cm).", "Cardiomegaly:
+# negative"; a hostile review)
+_TERM_FIELD_DENIED = re.compile(r"(?i)[ \t*_]*:[ \t*_]*(?:none|nil|negative|not[ \t]+present)\b")
+# where such a field's value ends: not "Cardiomegaly: not seen on the prior study. Current film: ...", a denial of
+# what another study or view showed (a hostile review)
+_FIELD_VALUE_ENDS = re.compile(r"[ \t*_]*(?:[.;,!?\n(|\-\u2013\u2014]|\Z)")
 # a field named by the finding, whose value denies it: "Displacement: not seen - the fracture itself is not visible.",
 # "Cardiomegaly: none" (the colon may be gone: the reader's cleaning takes it away). The name alone is no yes; nor is
 # the value read as no (a denial may be of something else: "Displacement: none at the proximal fragment"; a review of
@@ -362,6 +371,12 @@ def _mentions(text: str) -> list[tuple[str, str, int, int]]:
             mask[m.start():m.end()] = b"\x01" * (m.end() - m.start())
             out.append((cat, value, m.start(), m.end()))
     return sorted(out, key=lambda x: x[2])
+
+
+def anatomy_spans(text: str) -> list[tuple[int, int]]:
+    """Where ``text`` names an organ or a body region ("femoral head", "kidney", "renal"): for rules elsewhere that ask
+    whether a phrase is only a structure's name."""
+    return [(s, e) for c, _, s, e in _mentions(text) if c in ("region", "organ")]
 
 
 def asked_values(question: str) -> set[tuple[str, str]]:
@@ -625,6 +640,8 @@ ANTONYMS: dict[str, tuple[str, ...]] = {
 # batch 68: plain words that say a predicate itself ("E heart ain' big" to "Is the heart enlarged?")
 SAME_AS: dict[str, tuple[str, ...]] = {"enlarged": ("big",)}
 # batch 19: "not in the slightest dilated", "not in any way enlarged": an intensifier between the denial and the word
+# a denial denied ("It's not *not* enlarged - ... I'd call it mildly enlarged", batch 16): the adjective, said
+_TWICE_DENIED = re.compile(r"(?i)\bnot[\s*_]+not[\s*_]*$")
 _NEGATED_PREDICATE = re.compile(r"(?i)(?:\b(?:no|without)\s+(?:[\w\-]+\s+){0,2}(?:evidence|signs?|features?)\s+of\s+$"
                                 # "no radiographic evidence of cardiomegaly"
                                 r"|\b(?:not|no|never|without|neither|nor|isn't|aren't|wasn't|weren't)\s+"
@@ -712,15 +729,21 @@ def answer_from_predicate(reply: str, question: str) -> str | None:
                                                         or bool(re.match(r"(?i)\W*" + re.escape(stem), reply))
                                                         or not named_re.search(reply))
     # one word for "<predicate> <subject>": "Splenomegaly is present." for "Is the spleen enlarged?"
+    said: set[str] = set()
     for term, syns in SYNONYMS.items():
-        if f"{pred} {subj.split()[-1]}" in syns and re.search(r"(?i)\b" + re.escape(term) + r"\b", reply):
-            hit = re.search(r"(?i)\b" + re.escape(term) + r"\b", reply)
-            before = reply[max(0, hit.start() - 40):hit.start()]  # type: ignore[union-attr]
-            after = _DENIED_AFTER.match(reply, hit.end())  # type: ignore[union-attr]
+        if f"{pred} {subj.split()[-1]}" not in syns:
+            continue
+        for hit in re.finditer(r"(?i)\b" + re.escape(term) + r"\b", reply):
+            before = reply[max(0, hit.start() - 40):hit.start()]
+            after = _DENIED_AFTER.match(reply, hit.end()) or _TERM_FIELD_DENIED.match(reply, hit.end())
             if after is not None and _UNJUDGED_AFTER.match(reply[after.end():]):
                 return None  # "Cardiomegaly: not seen - the heart borders are obscured.": not seen, as it cannot be
-            denied = _NEGATED_PREDICATE.search(before) or after
-            return "no" if denied else "yes"
+            if after is not None and ":" in after.group(0) and not _FIELD_VALUE_ENDS.match(reply, after.end()):
+                said.update(("yes", "no"))  # "Cardiomegaly: not seen on the prior study.": of another study
+                continue
+            said.add("no" if _NEGATED_PREDICATE.search(before) or after else "yes")
+    # every mention, and what the reply says of the subject in the question's own words (below), must agree: not
+    # "Cardiomegaly: not seen on the prior study. Current film: ... the heart is enlarged." (a hostile review)
 
     def about_subject(clause: str) -> bool:
         """The clause names the question's subject ("heart"; "cardiac" for it), the reply is short, or the clause
@@ -729,7 +752,6 @@ def answer_from_predicate(reply: str, question: str) -> str | None:
             or (not other and len(reply.split()) <= _CONCLUDED_REPLY_WORDS and _CONCLUDED_ALONE.fullmatch(clause)
                 is not None)
 
-    said: set[str] = set()
     opposites = ANTONYMS.get(pred) or (() if pred in _NORMAL_STATES else _HEALTHY)
     antonyms = "|".join(re.escape(a).replace(r"\ ", r"[\s\-]+(?:\w+[\s\-]+)?") for a in opposites)
     same = "".join(r"|(?<![\w\-])" + re.escape(w) + r"(?![\w\-])" for w in SAME_AS.get(pred, ()))
@@ -743,7 +765,7 @@ def answer_from_predicate(reply: str, question: str) -> str | None:
             continue
         before = reply[max(0, hit.start() - 40):hit.start()]
         before = before[max(before.rfind(c) for c in ".;:!\n,") + 1:]
-        negated = bool(_NEGATED_PREDICATE.search(before)) or \
+        negated = (bool(_NEGATED_PREDICATE.search(before)) and not _TWICE_DENIED.search(before)) or \
             reply[max(0, hit.start() - 4):hit.start()].lower().endswith(("non-", "non", "un"))
         opposite = bool(antonyms and hit.group("ant"))
         said.add("no" if negated != opposite else "yes")
