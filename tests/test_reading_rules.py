@@ -13851,25 +13851,31 @@ _AGES_Q = "Which age group does this radiograph most likely belong to?"
     ("Splenomegaly: none (spleen 11 cm).", "yesno", (), _SPLEEN, "no", True),
     ("Cardiomegaly not seen; the left costophrenic angle is obscured by a small effusion.", "yesno", (), _HEART, "no",
      True),
-    # ... "No <finding>" after the reply's own opposite question denies the finding ...
+    # ... "No <finding>" after the reply's own opposite question denies the finding (not "Yes it is") ...
     ("Is the heart size normal? No cardiomegaly is seen; CTR 0.44.", "yesno", (), _HEART, "no", True),
+    ("Heart size normal? Yes it is.", "yesno", (), _HEART, "yes", False),
     # ... a choice one is asked to make, or what holds all the same, is no supposition ...
     ("If a single label were required, it would be adult.", "label", ("pediatric", "adult"),
      "Is this a pediatric or adult chest x-ray?", "adult", True),
-    ("If the film were rotated, the fused physes would nonetheless make this an adult.", "label",
+    ("If one were to classify this film, it would be adult: fused physes, no thymus.", "label",
      ("pediatric", "adult"), "Is this a pediatric or adult chest x-ray?", "adult", True),
-    # ... a doubt after something else is raised is about that ...
+    ("If one were to see open physes, this would be pediatric.", "label", ("pediatric", "adult"),
+     "Is this a pediatric or adult chest x-ray?", "pediatric", False),
+    # ... a doubt after something is raised is about the answer still ...
     ("The patient's age was not provided. I'm uncertain.\nMy answer: C - the CTR is 0.72.", "choice", _HEART_SIZE,
-     "How would you describe the heart size?", "C", True),
+     "How would you describe the heart size?", "C", False),
     # ... the rest of a reply with a change field still answers, as long as it speaks of the finding asked ...
     ("Moderate right pleural effusion. Interval change: none.", "yesno", (), _EFFUSION, "yes", True),
-    ("Cardiomegaly present. Pleural change: none.", "yesno", (), _EFFUSION, None, False),
-    ("Effusion: resolved. Interval change: none since last week.", "yesno", (), _EFFUSION, "no", True),
-    # ... and a telegraphic last sentence that says what the structure is, is no cut
-    ("Left kidney unremarkable. The right kidney hydronephrotic", "choice", ("The left kidney", "The right kidney"),
-     "Which kidney is hydronephrotic?", "B", True),
-    ("The right kidney is normal. Left kidney", "choice", ("The left kidney", "The right kidney"),
-     "Which kidney is hydronephrotic?", "A", False),
+    ("Interval change: none. Small left pleural effusion.", "yesno", (), _EFFUSION, "yes", True),
+    ("Interval change: none. Atelectasis is present at the left base.", "yesno", (), _EFFUSION, None, False),
+    # ... and what has resolved is there or not by how far: unread
+    ("Effusion: resolved.", "yesno", (), _EFFUSION, None, False),
+    ("The pneumothorax has largely resolved, with a small residual apical rim.", "yesno", (),
+     "Is there a pneumothorax?", None, False),
+    # ... a field's denial that a bracket or a dash puts on another study is no no
+    ("Cardiomegaly: none (2019) -> moderate (today).", "yesno", (), _HEART, None, False),
+    ("Cardiomegaly not seen; the cardiac silhouette is obscured by a large left effusion.", "yesno", (), _HEART, None,
+     False),
 ])
 def test_older_near_misses_denied_fields_opposite_questions_counterfactuals_doubts_and_changes(
         reply: str, kind: str, options: tuple[str, ...], question: str, choice: str | None, sure: bool) -> None:

@@ -38,8 +38,6 @@ _ABSENT = re.compile(
     # a space that holds no fluid: "The peritoneal cavity is dry."
     r"|\b(?:cavity|space|abdomen|pelvis|joint|recess|pouch)\s+(?:is|are|looks|appears|remains|seems)\s+"
     r"(?:completely\s+|entirely\s+)?dry\b"
-    # a hostile review of a7eaf5c: "Effusion: resolved." (not "partially resolved", "not resolved")
-    r"|(?<!partially\s)(?<!partly\s)(?<!incompletely\s)(?<!not\s)(?<!yet\s)\bresolved\b"
 )
 # "on the right, not the left", "present, but not in the lung": the word denied, compared with the question's
 _PRESENCE_CONTRAST = re.compile(r"(?i)\bnot\s+(?:(?:in|on|at|within|from|involving)\s+)?(?:the\s+)?([^\W\d_][\w\-]*)")
@@ -114,9 +112,10 @@ _CHANGE_DENIED = re.compile(r"(?im)(?:^|(?<=[.;!?])[ \t])[ \t*_#>\-\u2022]*(?P<l
                             r"appreciable))\b|no(?=[ \t*_]*(?:[.;,!\n]|\Z)))")
 
 
-#: the most words of a finding's bare name before "present", "seen" ("Small left pneumothorax present"): a longer clause
-#: describes what the finding asked looks like ("A visceral pleural line is seen at the right apex")
-_LABEL_WORDS = 3
+# what has resolved, or is resolving, is there or not by how far ("Effusion: resolved.", "largely resolved, a small
+# residual rim", "not yet fully resolved", "previously resolved ... has recurred"): not read (hostile reviews of a7eaf5c
+# and its fix)
+_RESOLVED = re.compile(r"(?i)\bresol(?:ved|ving|ution)\b")
 _SENTENCE_OR_END = re.compile(r"[.;!?\n]|\Z")
 
 
@@ -146,11 +145,12 @@ def presence_answer(text: str, question: str) -> str | None:
     a word of the question ("on the right, not the left" to "... in the left lung?") is no, whatever else the
     reply says; one that denies something else ("present, but not large") is ignored.
     """
-    if PRESENCE_UNSURE.search(text):
+    if PRESENCE_UNSURE.search(text) or _RESOLVED.search(text):
         return None
-    text = _without_changes_denied(text, question)  # "Effusion change: none": nothing said of whether it is there
-    if not text.strip(" \t\n*_#>-.;:!?"):
-        return None
+    rest = _without_changes_denied(text, question)  # "Effusion change: none": nothing said of whether it is there
+    if rest != text and not finding_stems(rest) & finding_stems(question):
+        return None  # (nor "Interval change: none. Atelectasis is present.", of another finding: a hostile review)
+    text = rest
     q = question.casefold()
     asked = set(WORD.findall(q)) - _QUESTION_STOP
     if any(m.group(1).casefold() in asked for m in _PRESENCE_CONTRAST.finditer(text)):
@@ -175,9 +175,6 @@ def presence_answer(text: str, question: str) -> str | None:
     for m in pos:
         clause = text[:m.start()]
         clause = clause[max(clause.rfind(c) for c in ".;:!?\n,") + 1:]
-        if m.re is _PRESENT and len(clause.split()) <= _LABEL_WORDS and m.group(0)[0].casefold() not in "ti" \
-                and another_finding(clause, finding_stems(question)):
-            continue  # "Cardiomegaly present." to "Is there a pleural effusion?" (a hostile review of a7eaf5c)
         if not CLAUSE_NEGATION.search(clause) and not (
                 _ANATOMY_VISIBLE.match(clause) and not any(overlap.stem(w.casefold()) == overlap.stem(f)
                                                            for f in asked for w in WORD.findall(clause))):

@@ -322,9 +322,10 @@ _DENIED_AFTER = re.compile(r"(?i)(?:[ \t]*:)?[ \t]+(?:(?:is|are|was|were)[ \t]+)
                            # batch 81: "Splenomegaly absent." (a report's "absent" after the finding, as "not seen")
                            r"|[ \t]*[:,\u2013\u2014\-]?[ \t]*(?:(?:is|are|was|were)[ \t]+)?absent\b")
 # what, said after such a denial, leaves it unjudged ("Cardiomegaly: not seen - the heart borders are obscured.")
-# (only in the clause a dash or a bracket opens after it, not "Cardiomegaly not seen; the left costophrenic angle is
-# obscured by a small effusion." nor what another sentence says: a hostile review)
-_UNJUDGED_AFTER = re.compile(r"(?i)\A[ \t]*[\-\u2013\u2014(][^\n.;!?]*?\b(?:obscured|effaced|hidden|"
+# (in the clause a dash or a bracket opens after it, or one after a comma or semicolon that names the subject, not
+# "Cardiomegaly not seen; the left costophrenic angle is obscured by a small effusion." nor what another sentence
+# says: a hostile review)
+_UNJUDGED_AFTER = re.compile(r"(?i)\A[ \t]*(?P<open>[\-\u2013\u2014(;,])[^\n.;!?]*?\b(?:obscured|effaced|"
                              r"not[ \t]+(?:visible|assessable|evaluable|included)|cannot[ \t]+be[ \t]+(?:assessed|"
                              r"evaluated|judged|delineated)|out[ \t]+of[ \t]+(?:the[ \t]+)?(?:field|view)|outside[ \t]+"
                              r"(?:the[ \t]+)?(?:imaged[ \t]+|scanned[ \t]+)?(?:field|view|volume))\b")
@@ -332,8 +333,10 @@ _UNJUDGED_AFTER = re.compile(r"(?i)\A[ \t]*[\-\u2013\u2014(][^\n.;!?]*?\b(?:obsc
 # negative"; a hostile review)
 _TERM_FIELD_DENIED = re.compile(r"(?i)[ \t*_]*:[ \t*_]*(?:none|nil|negative|not[ \t]+present)\b")
 # where such a field's value ends: not "Cardiomegaly: not seen on the prior study. Current film: ...", a denial of
-# what another study or view showed (a hostile review)
-_FIELD_VALUE_ENDS = re.compile(r"[ \t*_]*(?:[.;,!?\n(|\-\u2013\u2014]|\Z)")
+# what another study or view showed (a hostile review), nor one a bracket or a dash puts there ("Cardiomegaly: none
+# (2019) -> moderate (today).", "... not present - on the previous film": its fix's review)
+_FIELD_VALUE_ENDS = re.compile(r"[ \t*_]*(?:[.;!?\n|]|\Z|[,(\-\u2013\u2014](?![^.;!?\n]*?(?:\b(?:prior|previous(?:ly)?|"
+                               r"earlier|before|old|outside|comparison|last|then|(?:19|20)\d\d)\b|->|\u2192)))")
 # a field named by the finding, whose value denies it: "Displacement: not seen - the fracture itself is not visible.",
 # "Cardiomegaly: none" (the colon may be gone: the reader's cleaning takes it away). The name alone is no yes; nor is
 # the value read as no (a denial may be of something else: "Displacement: none at the proximal fragment"; a review of
@@ -371,12 +374,6 @@ def _mentions(text: str) -> list[tuple[str, str, int, int]]:
             mask[m.start():m.end()] = b"\x01" * (m.end() - m.start())
             out.append((cat, value, m.start(), m.end()))
     return sorted(out, key=lambda x: x[2])
-
-
-def anatomy_spans(text: str) -> list[tuple[int, int]]:
-    """Where ``text`` names an organ or a body region ("femoral head", "kidney", "renal"): for rules elsewhere that ask
-    whether a phrase is only a structure's name."""
-    return [(s, e) for c, _, s, e in _mentions(text) if c in ("region", "organ")]
 
 
 def asked_values(question: str) -> set[tuple[str, str]]:
@@ -736,7 +733,8 @@ def answer_from_predicate(reply: str, question: str) -> str | None:
         for hit in re.finditer(r"(?i)\b" + re.escape(term) + r"\b", reply):
             before = reply[max(0, hit.start() - 40):hit.start()]
             after = _DENIED_AFTER.match(reply, hit.end()) or _TERM_FIELD_DENIED.match(reply, hit.end())
-            if after is not None and _UNJUDGED_AFTER.match(reply[after.end():]):
+            unjudged = _UNJUDGED_AFTER.match(reply[after.end():]) if after is not None else None
+            if unjudged is not None and (unjudged.group("open") not in ";," or named_re.search(unjudged.group(0))):
                 return None  # "Cardiomegaly: not seen - the heart borders are obscured.": not seen, as it cannot be
             if after is not None and ":" in after.group(0) and not _FIELD_VALUE_ENDS.match(reply, after.end()):
                 said.update(("yes", "no"))  # "Cardiomegaly: not seen on the prior study.": of another study

@@ -78,13 +78,7 @@ from probe_ui.reading.presence import (
 from probe_ui.reading.pushback import held_answers
 from probe_ui.reading.refusals import refusal_names, undecided_between
 from probe_ui.reading.structured import few_shot_layout, findings_per_option
-from probe_ui.reading.subject import (
-    anatomy_spans,
-    answer_from_predicate,
-    answer_from_subject,
-    asked_predicate,
-    between_regions,
-)
+from probe_ui.reading.subject import answer_from_predicate, answer_from_subject, asked_predicate, between_regions
 from probe_ui.reading.verdicts import CORRECTION_WORD, REVISION, correction_spans, self_corrected
 from probe_ui.reading.weighing import is_truncated, named_in, runner_up_spans
 from probe_ui.reading.words import (
@@ -640,10 +634,6 @@ _DOUBT_SENTENCE = re.compile(r"(?i)(?:(?:honestly|frankly|to\s+be\s+honest|truth
                              r"\s*[.!]?")
 
 
-# what, in the sentence before such a doubt, raises something else it may be about ("You asked whether I used the
-# lateral view. I'm not sure.", "The patient's age was not provided. I'm uncertain."; a hostile review of a7eaf5c)
-_DOUBT_OBJECT = re.compile(r"(?i)\b(?:whether|if|asked|unknown|not\s+(?:provided|given|labell?ed|stated|known|"
-                           r"available|specified|mentioned|recorded))\b|:\s*(?:unknown|not\s+(?:known|given|stated))")
 # what, in a declared answer's sentence, says a doubt before it is about something else ("Either way the right kidney
 # is clearly hydronephrotic: the answer is B.", a hostile review)
 _FIRM = re.compile(r"(?i)\b(?:either\s+way|regardless|in\s+any\s+case|whichever|clearly|definitely|certainly|"
@@ -664,11 +654,7 @@ def _doubt_before(text: str, start: int) -> int | None:
     if not _DOUBT_SENTENCE.fullmatch(text[begin:ends[i]].strip(" \t\n*_#>-")):
         return None
     before = text[:begin].rstrip(" \t\n*_")
-    j = i - 1
-    while j >= 0 and not text[ends[j - 1] if j else 0:ends[j]].strip(" \t\n*_#>-.!?;"):
-        j -= 1
-    previous = text[ends[j - 1] if j > 0 else 0:ends[j]] if j >= 0 else ""
-    return None if before.endswith("?") or _DOUBT_OBJECT.search(previous) else begin
+    return None if before.endswith("?") else begin
 
 
 # a last sentence without its mark that only names a side's structure ("... in the left femoral head. The right
@@ -685,12 +671,6 @@ def _cut_on_the_other_side(text: str) -> bool:
     t = text.rstrip(" \t*_")
     m = _BARE_SIDE_CLOSE.search(t)
     if m is None:
-        return False
-    # only a structure's name, every word of it ("The right renal", "Left kidney"), not what is said of it ("The
-    # right kidney hydronephrotic", "Right hip affected": a hostile review of a7eaf5c)
-    named = anatomy_spans(t[m.end("side"):])
-    if not all(any(s <= w.start() and w.end() <= e for s, e in named)
-               for w in re.finditer(r"[a-z\-]+", t[m.end("side"):], re.I)):
         return False
     before = t[max((x.end() for x in _SENTENCE_MARK.finditer(t, 0, m.start() - 1)), default=0):m.start()]
     sides = {w.casefold() for w in re.findall(r"(?i)\b(?:left|right)\b", before)}
@@ -1755,13 +1735,15 @@ _COUNTERFACTUAL = re.compile(r"(?i)\W*(?:(?:neither|none)\s+of\s+which\b[^.;:!?\
 # would call it an adult", nor an answer after a turn, "If the patient were younger we would see a thymus, but none is
 # seen, consistent with an adult": a hostile review)
 # (nor a choice the speaker is asked to make, "If a single label were required, it would be adult", "If it were up to
-# me", "If one were to classify this", nor what holds all the same, "... would nonetheless make this an adult": a
-# hostile review of a7eaf5c)
-_TURN_WORDS = r"but|however|yet|though|although|whereas|still|instead|nonetheless|nevertheless|regardless|anyway|remain"
-_IF_IT_WERE = re.compile(r"(?i)[\W_]*if\s+(?!I\b|we\b|one\b|it\s+were\s+up\b)[^.;:!?\n]*?\b(?:were|had\s+been)\b"
-                         r"(?!\s+(?:required|needed|necessary|forced|asked|obliged|pressed|to)\b)"
+# me", "If one were to classify this": a hostile review of a7eaf5c; not "If one were to see open physes", "If the
+# plates were to be open", and "nonetheless" is no turn, "If there were shadowing, it would nonetheless be worrying for
+# malignant": its fix's review)
+_TURN_WORDS = r"but|however|yet|though|although|whereas|still|instead"
+_IF_IT_WERE = re.compile(r"(?i)[\W_]*if\s+(?!I\b|we\b|it\s+were\s+up\s+to\b|one\s+were\s+to\s+(?:classify|choose|"
+                         r"pick|answer|label|categori[sz]e|call)\b|(?:a|an|one|the)\s+(?:single\s+)?(?:label|answer|"
+                         r"choice|category|classification)\s+were\b)[^.;:!?\n]*?\b(?:were|had\s+been)\b"
                          rf"(?:(?!\b(?:{_TURN_WORDS})\b)[^.;:!?\n])*\bwould\b"
-                         rf"(?:(?!\b(?:{_TURN_WORDS})s?\b)[^.;:!?\n])*\Z")
+                         rf"(?:(?!\b(?:{_TURN_WORDS})\b)[^.;:!?\n])*\Z")
 #: the words before an answer word in which a denial or a supposition is its own
 _SUPPOSED_WITHIN = 6
 
@@ -1801,8 +1783,14 @@ def _word_only_supposed(text: str, item: Item, label: str | None) -> bool:
     return seen
 
 
-# an answer word that stands alone ("Yes.", "No -"), not one that denies a noun ("No cardiomegaly")
-_WORD_ALONE = re.compile(r"[ \t*_]*(?:[.,;:!\n\-\u2013\u2014(]|\Z)")
+def _denies_the_finding(text: str, word: re.Match[str], predicate: str) -> bool:
+    """A "no" that denies the finding asked by its noun ("No cardiomegaly", "No enlargement", "No displacement"), not
+    an answer to the question before it ("No it is enlarged", "No way"; a hostile review of the fix of a7eaf5c)."""
+    after = re.match(r"[ \t*_]+([^\W\d_]+)", text[word.end():])
+    if word.group(0).casefold() != "no" or after is None:
+        return False
+    noun = after.group(1).casefold()
+    return noun.endswith("megaly") or noun.startswith(predicate.casefold()[:5])
 # a question asked in the negative ("Isn't the heart enlarged?"), whose yes agrees with it
 _NEGATIVE_QUESTION = re.compile(r"(?i)n't\b|\bnot\b")
 # a question of the reply's own that asks only whether a finding is there ("Is there a fracture?", "Fracture present?")
@@ -1829,8 +1817,8 @@ def _answers_its_own_question(text: str, item: Item, label: str | None) -> bool:
         end = near + mark.start()  # where the reply's own question ends
         own = text[max((x.end() for x in _SENTENCE_MARK.finditer(text, max(0, end - 200), end)),
                        default=max(0, end - 200)):end]
-        if predicate is not None and not _NEGATIVE_QUESTION.search(own) and _WORD_ALONE.match(text, m.end()) \
-                and answer_from_predicate(own, item.question) == "no":
+        if predicate is not None and not _NEGATIVE_QUESTION.search(own) \
+                and not _denies_the_finding(text, m, predicate) and answer_from_predicate(own, item.question) == "no":
             seen = True  # "Heart size normal? Yes." to "Is the heart enlarged?": its yes says the heart is normal
             continue  # (not "Isn't the heart enlarged? Yes.", the question asked in the negative, nor "Heart size
             #           normal? No cardiomegaly.", a no that denies the finding itself: hostile reviews)
