@@ -13831,7 +13831,7 @@ _AGES_Q = "Which age group does this radiograph most likely belong to?"
     # ... "none" to a change of the finding says nothing of whether it is there (a finding called "changes" is no
     # change) ...
     ("Effusion change: none", "yesno", (), _EFFUSION, None, False),
-    ("Effusion: small. Change: none.", "yesno", (), _EFFUSION, "yes", True),
+    ("Effusion: small. Change: none.", "yesno", (), _EFFUSION, None, False),
     ("Effusion: none.", "yesno", (), _EFFUSION, "no", True),
     ("Effusion: none. Interval change: none.", "yesno", (), _EFFUSION, "no", True),
     ("Degenerative changes: none. Joint spaces preserved.", "yesno", (), "Is there osteoarthritis of the knee?", "no",
@@ -13865,8 +13865,8 @@ _AGES_Q = "Which age group does this radiograph most likely belong to?"
     ("The patient's age was not provided. I'm uncertain.\nMy answer: C - the CTR is 0.72.", "choice", _HEART_SIZE,
      "How would you describe the heart size?", "C", False),
     # ... the rest of a reply with a change field still answers, as long as it speaks of the finding asked ...
-    ("Moderate right pleural effusion. Interval change: none.", "yesno", (), _EFFUSION, "yes", True),
-    ("Interval change: none. Small left pleural effusion.", "yesno", (), _EFFUSION, "yes", True),
+    ("Pleural effusion: none seen. Interval change: none.", "yesno", (), _EFFUSION, "no", True),
+    ("Interval change: none. Effusion gone.", "yesno", (), _EFFUSION, None, False),
     ("Interval change: none. Atelectasis is present at the left base.", "yesno", (), _EFFUSION, None, False),
     # ... and what has resolved is there or not by how far: unread
     ("Effusion: resolved.", "yesno", (), _EFFUSION, None, False),
@@ -13874,6 +13874,7 @@ _AGES_Q = "Which age group does this radiograph most likely belong to?"
      "Is there a pneumothorax?", None, False),
     # ... a field's denial that a bracket or a dash puts on another study is no no
     ("Cardiomegaly: none (2019) -> moderate (today).", "yesno", (), _HEART, None, False),
+    ("Splenomegaly: negative (ultrasound, 2 weeks ago); today spleen 16 cm.", "yesno", (), _SPLEEN, None, False),
     ("Cardiomegaly not seen; the cardiac silhouette is obscured by a large left effusion.", "yesno", (), _HEART, None,
      False),
 ])

@@ -148,9 +148,19 @@ def presence_answer(text: str, question: str) -> str | None:
     if PRESENCE_UNSURE.search(text) or _RESOLVED.search(text):
         return None
     rest = _without_changes_denied(text, question)  # "Effusion change: none": nothing said of whether it is there
-    if rest != text and not finding_stems(rest) & finding_stems(question):
+    if rest == text:
+        return _presence_reading(text, question)
+    if not finding_stems(rest) & finding_stems(question):
         return None  # (nor "Interval change: none. Atelectasis is present.", of another finding: a hostile review)
-    text = rest
+    # what the rest says must be what the whole says: "Interval change: none. Effusion gone." is not read yes from a
+    # bare mention, nor "Moderate right pleural effusion. Interval change: none." no from the change's "none"
+    # (hostile reviews)
+    said = _presence_reading(rest, question)
+    return said if said == _presence_reading(text, question) else None
+
+
+def _presence_reading(text: str, question: str) -> str | None:
+    """:func:`presence_answer` on a text with no change field set aside."""
     q = question.casefold()
     asked = set(WORD.findall(q)) - _QUESTION_STOP
     if any(m.group(1).casefold() in asked for m in _PRESENCE_CONTRAST.finditer(text)):

@@ -332,11 +332,15 @@ _UNJUDGED_AFTER = re.compile(r"(?i)\A[ \t]*(?P<open>[\-\u2013\u2014(;,])[^\n.;!?
 # a field named by the finding's one word, whose value denies it ("Splenomegaly: none (spleen 11 cm).", "Cardiomegaly:
 # negative"; a hostile review)
 _TERM_FIELD_DENIED = re.compile(r"(?i)[ \t*_]*:[ \t*_]*(?:none|nil|negative|not[ \t]+present)\b")
-# where such a field's value ends: not "Cardiomegaly: not seen on the prior study. Current film: ...", a denial of
-# what another study or view showed (a hostile review), nor one a bracket or a dash puts there ("Cardiomegaly: none
-# (2019) -> moderate (today).", "... not present - on the previous film": its fix's review)
-_FIELD_VALUE_ENDS = re.compile(r"[ \t*_]*(?:[.;!?\n|]|\Z|[,(\-\u2013\u2014](?![^.;!?\n]*?(?:\b(?:prior|previous(?:ly)?|"
-                               r"earlier|before|old|outside|comparison|last|then|(?:19|20)\d\d)\b|->|\u2192)))")
+# where such a field's value ends: not "Cardiomegaly: not seen on the lateral view ...", a denial of what another
+# view showed (a hostile review)
+_FIELD_VALUE_ENDS = re.compile(r"[ \t*_]*(?:[.;!?\n|,(\-\u2013\u2014]|\Z)")
+# a reply that speaks of another time or study anywhere ("Cardiomegaly: none (admission film), moderate (today).",
+# "Splenomegaly: negative (ultrasound, 2 weeks ago); today spleen 16 cm"): a field's denial in it may be of that one
+# (the review of the fix of 398c33d)
+_ANOTHER_TIME = re.compile(r"(?i)\b(?:prior|previous(?:ly)?|earlier|before|old|outside|comparison|last|then|now|today|"
+                           r"current(?:ly)?|baseline|initial(?:ly)?|admission|day[ \t]+\d+|ago|follow[\s\-]?up|"
+                           r"interval|new|since|(?:19|20)\d\d)\b|->|-->|\u2192")
 # a field named by the finding, whose value denies it: "Displacement: not seen - the fracture itself is not visible.",
 # "Cardiomegaly: none" (the colon may be gone: the reader's cleaning takes it away). The name alone is no yes; nor is
 # the value read as no (a denial may be of something else: "Displacement: none at the proximal fragment"; a review of
@@ -736,7 +740,8 @@ def answer_from_predicate(reply: str, question: str) -> str | None:
             unjudged = _UNJUDGED_AFTER.match(reply[after.end():]) if after is not None else None
             if unjudged is not None and (unjudged.group("open") not in ";," or named_re.search(unjudged.group(0))):
                 return None  # "Cardiomegaly: not seen - the heart borders are obscured.": not seen, as it cannot be
-            if after is not None and ":" in after.group(0) and not _FIELD_VALUE_ENDS.match(reply, after.end()):
+            if after is not None and ":" in after.group(0) and (not _FIELD_VALUE_ENDS.match(reply, after.end())
+                                                                 or _ANOTHER_TIME.search(reply)):
                 said.update(("yes", "no"))  # "Cardiomegaly: not seen on the prior study.": of another study
                 continue
             said.add("no" if _NEGATED_PREDICATE.search(before) or after else "yes")
