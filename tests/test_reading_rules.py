@@ -13690,7 +13690,9 @@ _DISPLACED = "Is the fracture displaced? (please answer yes/no)"
     ("Is there a pneumothorax? Yes.", "yesno", YN, "Is there a pneumothorax in this chest x-ray?", "yes", True),
     # (the question asked, in other words: a hostile review of 042a1db)
     ("Cardiomegaly? Yes.", "yesno", YN, "Is the heart enlarged in this radiograph?", "yes", True),
-    ("Is the spleen big? Yes, 17 cm.", "yesno", YN, "Is the spleen enlarged?", "yes", True),
+    # (a measurement alone after it is no word of the answer: "Any splenomegaly? Yes, 10 cm." meant none; the third
+    # review of the rules for the reply's own questions)
+    ("Is the spleen big? Yes, 17 cm.", "yesno", YN, "Is the spleen enlarged?", "yes", False),
 ])
 def test_held_out_135_136_both_answers_vietnamese_and_words_only_supposed(
         reply: str, kind: str, labels: tuple[str, ...], question: str, choice: str | None, sure: bool) -> None:
@@ -13826,8 +13828,10 @@ _AGES_Q = "Which age group does this radiograph most likely belong to?"
      "How would you describe the heart size?", "C", True),
     ("Was I wrong earlier to say B? I'm not sure. The correct answer is A.", "choice", _HEART_SIZE,
      "How would you describe the heart size?", "A", True),
+    # (the older near misses of the reviews: a doubt that answers a question of the finding, or of whether it is
+    # sure, is the answer's own, and what the answer says of itself does not take it back; the grade is the answer)
     ("Which grade? Honestly, I'm not sure. Either way it is enlarged: answer C.", "choice", _HEART_SIZE,
-     "How would you describe the heart size?", "C", True),
+     "How would you describe the heart size?", "C", False),
     # ... "none" to a change of the finding says nothing of whether it is there (a finding called "changes" is no
     # change) ...
     ("Effusion change: none", "yesno", (), _EFFUSION, None, False),
@@ -13879,6 +13883,134 @@ _AGES_Q = "Which age group does this radiograph most likely belong to?"
      False),
 ])
 def test_older_near_misses_denied_fields_opposite_questions_counterfactuals_doubts_and_changes(
+        reply: str, kind: str, options: tuple[str, ...], question: str, choice: str | None, sure: bool) -> None:
+    labels = ABCD[:len(options)] if kind == "choice" else options if kind == "label" else YN
+    answer = extract(reply, kind, labels, options if kind == "choice" else (), question=question)
+    assert (answer.choice, answer.sure) == (choice, sure), answer
+
+
+_PTX = "Is there a pneumothorax?"
+
+
+@pytest.mark.parametrize(("reply", "kind", "options", "question", "choice", "sure"), [
+    # the sure errors the hostile reviews left (101 older ones), fifth round: a doubt among the two sentences before a
+    # declared answer is about it, whatever the answer says of itself ...
+    ("I'm not sure. Regardless, I'll answer A.", "choice", _HIPS, _HIPS_Q, "A", False),
+    ("Not sure. Answer: B", "choice", _HEART_SIZE, "How would you describe the heart size?", "B", False),
+    ("I'm not 100% sure. Answer: B", "choice", _HEART_SIZE, "How would you describe the heart size?", "B", False),
+    ("I'm not sure. Clearly the CTR is over 0.6, so the answer is C.", "choice", _HEART_SIZE,
+     "How would you describe the heart size?", "C", False),
+    ("Frankly I'm not sure. Whichever it is, a biopsy is needed. I'd answer B.", "choice", ("Benign", "Malignant"),
+     "Is the breast lesion benign or malignant?", "B", False),
+    ("Am I sure? I'm not sure. Answer: B.", "choice", _HEART_SIZE, "How would you describe the heart size?", "B",
+     False),
+    # ... and so is one under a question or heading of the reply's own (setting those aside by what they name made
+    # new sure errors: "**Impression**\nI'm not sure.\n\n**Answer:** C"); not one that answers the reply's own
+    # question of an earlier answer, nor one the reply settles by looking again and saying what it found
+    ("Which projection is this? Not sure. The answer is B: gross right hydronephrosis.", "choice",
+     ("The left kidney", "The right kidney"), "Which kidney is hydronephrotic?", "B", False),
+    ("**Impression**\nI'm not sure.\n\n**Answer:** C", "choice", _HEART_SIZE,
+     "How would you describe the heart size?", "C", False),
+    ("I'm not sure. Let me look again. Answer: B.", "choice", _HEART_SIZE, "How would you describe the heart size?",
+     "B", False),
+    ("Was I wrong earlier to say B? I'm not sure. The correct answer is A.", "choice", _HEART_SIZE,
+     "How would you describe the heart size?", "A", True),
+    ("I'm not sure. Let me look again: the heart is huge. The answer is C.", "choice", _HEART_SIZE,
+     "How would you describe the heart size?", "C", True),
+    # ... an answer given as a guess is a guess (not a choice made under protest, nor a guess at something else)
+    ("If I were to guess, it would be adult.", "label", ("pediatric", "adult"),
+     "Is this a pediatric or adult chest x-ray?", "adult", False),
+    ("If I had to guess, adult.", "label", ("pediatric", "adult"), "Is this a pediatric or adult chest x-ray?",
+     "adult", False),
+    ("If I had to choose, I'd say no.", "yesno", (), "Is the pleural effusion on the left side?", "no", True),
+    ("If I had to guess the age, I'd say over 50. Clearly adult.", "label", ("pediatric", "adult"),
+     "Is this a pediatric or adult chest x-ray?", "adult", True),
+    ("It is not purely a guess; fused physes make it adult.", "label", ("pediatric", "adult"),
+     "Is this a pediatric or adult chest x-ray?", "adult", True),
+    # ... a supposition inverted is one; what is asserted is not
+    ("Had the physes been fused, it would be an adult.", "label", ("pediatric", "adult"),
+     "Is this a pediatric or adult chest x-ray?", "adult", False),
+    ("Were the growth plates closed, this would be an adult.", "label", ("pediatric", "adult"),
+     "Is this a pediatric or adult chest x-ray?", "adult", False),
+    ("Were there any doubt, the fused physes would settle it as adult.", "label", ("pediatric", "adult"),
+     "Is this a pediatric or adult chest x-ray?", "adult", True),
+    # ... a yes or no to a question of the reply's own is sure only where that question is the one asked, in its words
+    # or the organ's one word, of nothing else, and what follows the yes or no does not say otherwise
+    ("Is the heart normal? Yes", "yesno", (), _HEART, "yes", False),
+    ("Alignment anatomic? No.", "yesno", (), _DISPLACED, "no", False),
+    ("Is the heart enlarged or is the heart size normal? Yes", "yesno", (), _HEART, "yes", False),
+    ("Is the heart normal, not enlarged? Yes.", "yesno", (), _HEART, "yes", False),
+    ("Is the heart not enlarged? No, it is enlarged.", "yesno", (), _HEART, "no", False),
+    ("Heart size normal? No enlarged, CTR 0.62.", "yesno", (), _HEART, "no", False),
+    ("Is the left atrium enlarged? Yes.", "yesno", (), _HEART, "yes", False),
+    ("Any hepatomegaly? Yes. Spleen 11 cm, normal.", "yesno", (), _SPLEEN, "yes", False),
+    ("Is there hilar adenopathy? Yes, enlarged hilar nodes bilaterally; heart normal.", "yesno", (), _HEART, "yes",
+     False),
+    ("Is there a focal liver lesion? No hepatomegaly either. The spleen measures 16 cm.", "yesno", (), _SPLEEN, "no",
+     False),
+    ("Is the heart seen as anything but large? No.", "yesno", (), _HEART, "no", False),
+    ("Could a large heart be present? Yes.", "yesno", (), _HEART, "yes", False),
+    ("Any other fracture seen? Yes, displaced. The radial fracture is anatomic.", "yesno", (), _DISPLACED, "yes",
+     False),
+    ("Any cardiomegaly? Yes, in 2019. Now CTR 0.45.", "yesno", (), _HEART, "yes", False),
+    ("Is there any cardiomegaly? Yes, if this is an AP film.", "yesno", (), _HEART, "yes", False),
+    ("Known cardiomegaly.\nAny increase in heart size? No.", "yesno", (), _HEART, "no", False),
+    ("Is there any question of cardiomegaly? Yes.", "yesno", (), _HEART, "yes", False),
+    ("Any widening seen? Yes, mediastinal, 9 cm.", "yesno", (), _HEART, "yes", False),
+    ("Is there a normal heart size? No cardiomegaly can be excluded with confidence on this AP film.", "yesno", (),
+     _HEART, "no", False),
+    ("Any change since the last film? No enlargement since then.", "yesno", (), _HEART, "no", False),
+    ("Cardiomegaly? Yes.", "yesno", (), _HEART, "yes", True),
+    ("Displaced? Yes, by 4 mm.", "yesno", (), _DISPLACED, "yes", True),
+    ("Is the spleen big? Yes, 17 cm.", "yesno", (), "Is the spleen enlarged?", "yes", False),
+    ("Isn't the heart enlarged? Yes.", "yesno", (), _HEART, "yes", True),
+    ("Heart size? Yes, enlarged.", "yesno", (), _HEART, "yes", True),
+    ("Is the heart size normal? No cardiomegaly is seen; CTR 0.44.", "yesno", (), _HEART, "no", True),
+    # ... a finding named alone, then said gone, is no yes; nor one noted before and gone now; one noted before that
+    # has grown is no no
+    ("Effusion gone.", "yesno", (), _EFFUSION, None, False),
+    ("Effusion ruled out.", "yesno", (), _EFFUSION, None, False),
+    ("The previously noted effusion is no longer present.", "yesno", (), _EFFUSION, None, False),
+    ("The previously noted effusion is no longer present. Pneumothorax absent.", "yesno", (), _EFFUSION, None, False),
+    ("The previously noted effusion is no longer small; it is now large.", "yesno", (), _EFFUSION, "yes", True),
+    ("Small apical pneumothorax; effusion unlikely.", "yesno", (), _PTX, "yes", True),
+    ("Small right effusion. Lungs clear.", "yesno", (), _EFFUSION, "yes", True),
+    ("The effusion initially noted has increased in size. Pneumothorax absent.", "yesno", (), _EFFUSION, None, False),
+    # ... a field's denial in a table, a bracket, under a heading or as a zero contradicts a yes read from a mention
+    ("| Finding | Result |\n|---|---|\n| Cardiomegaly | none |\n| Effusion | small |", "yesno", (), _HEART, "yes",
+     False),
+    ("Displacement (none); angulation (none).", "yesno", (), _DISPLACED, "yes", False),
+    ("**Displacement**\nnone", "yesno", (), _DISPLACED, "yes", False),
+    ("Displacement: 0 mm.", "yesno", (), _DISPLACED, "yes", False),
+    # ... a finding's field denied of another time or by another's word, or with the organ unseen, is no sure no
+    ("Splenomegaly: none, previously; now 16 cm.", "yesno", (), _SPLEEN, "no", False),
+    ("Cardiomegaly: none, according to the referral letter; I measure CTR 0.62.", "yesno", (), _HEART, "no", False),
+    ("Cardiomegaly: not seen. The heart borders are obscured by bilateral effusions.", "yesno", (), _HEART, "no",
+     False),
+    ("Pneumothorax: none. Old healed left rib fractures.", "yesno", (), _PTX, "no", True),
+    ("Splenomegaly: none, 11 cm, the same as the old scan.", "yesno", (), _SPLEEN, "no", True),
+    ("Pneumothorax: none, new chest drain in situ.", "yesno", (), _PTX, "no", True),
+    ("Pleural effusion: absent; costophrenic angles sharp, pleural surfaces not obscured.", "yesno", (), _EFFUSION,
+     "no", True),
+    # ... a change of the finding in other words says nothing of whether it is there; "no change" is no answer; a no
+    # beside the finding said still there is in doubt (not another finding that persists)
+    ("Change in effusion: none.", "yesno", (), _EFFUSION, None, False),
+    ("Effusion, interval change: none", "yesno", (), _EFFUSION, None, False),
+    ("Difference: none", "yesno", (), _EFFUSION, None, False),
+    ("Left pleural effusion - no change from prior.", "yesno", (), _EFFUSION, "no", False),
+    ("No, the effusion has not resolved.", "yesno", (), _EFFUSION, "no", False),
+    ("No, the effusion remains.", "yesno", (), _EFFUSION, "no", False),
+    ("No pneumothorax. Persistent right lower lobe consolidation.", "yesno", (), _PTX, "no", True),
+    ("No - persistent small apical pneumothorax.", "yesno", (), _PTX, "no", False),
+    ("No effusion remains.", "yesno", (), _EFFUSION, "no", True),
+    ("No effusion. It remains important to correlate clinically.", "yesno", (), _EFFUSION, "no", True),
+    ("Decrease in lung volume: none. Pleural effusion: none.", "yesno", (), _EFFUSION, "no", True),
+    # ... and another finding's name with "present" as its whole sentence is a guess of a yes (not the finding's own)
+    ("Cardiomegaly present.", "yesno", (), _EFFUSION, "yes", False),
+    ("Atelectasis present. No effusion.", "yesno", (), _EFFUSION, "no", True),
+    ("Effusion present.", "yesno", (), _EFFUSION, "yes", True),
+])
+def test_older_near_misses_fifth_round_doubts_guesses_own_questions_fields_and_changes(
         reply: str, kind: str, options: tuple[str, ...], question: str, choice: str | None, sure: bool) -> None:
     labels = ABCD[:len(options)] if kind == "choice" else options if kind == "label" else YN
     answer = extract(reply, kind, labels, options if kind == "choice" else (), question=question)

@@ -28,7 +28,11 @@ RECOMMENDED = (r"\s+(?:(?:considered|performed|obtained|indicated|warranted|help
 #: have misjudged the meniscus", "this might not be as innocent as it looks", "might be what we're seeing")
 SELF_DOUBT = re.compile(
     r"(?i)\bI\s+(?:could|may|might)\s+(?:well\s+|easily\s+)?be\s+(?:wrong|mistaken)\b|"
-    r"\bnot\s+(?:entirely\s+|completely\s+|fully\s+|totally\s+|so\s+|that\s+|at\s+all\s+)?(?:sure|certain|confident)\b|"
+    r"\bnot\s+(?:entirely\s+|completely\s+|fully\s+|totally\s+|so\s+|that\s+|at\s+all\s+)?(?:sure|certain|"
+    r"confident)\b|"
+    # (the older near misses of the reviews; not "not quite sure why this was ordered", said of something else)
+    r"\bnot\s+(?:really|quite|100\s*%|a\s+hundred\s+percent)\s+(?:sure|certain|confident)\b"
+    r"(?!\s+(?:why|what|who|how|where|when|whether|if|of\s+the|about\s+the)\b)|"
     r"\b(?:unsure|guessing|judge?ment\s+call|toss[\s\-]up|on\s+the\s+fence)\b|"
     # (not "choosing Grade 2 here would be a guess", said of the other answers)
     r"\bmy\s+(?:best\s+)?guess\b|\b(?:this|that|it)(?:'s|\s+is)\s+(?:a|my|only\s+a|just\s+a)\s+(?:[\w\-]+\s+)?guess\b|"
@@ -90,6 +94,15 @@ HEDGE = re.compile(
     r"i\s+suppose(?=\s*(?:[.!,;\u2014\u2013]|\Z|so\b))|"
     # batch 119: "**Answer (tentative):** B.", "my best guess" (batch 21's "guessing no" is in SELF_DOUBT)
     r"tentative(?:ly)?|best\s+guess|"
+    # the older near misses of the hostile reviews: an answer given as a guess ("If I were to guess, it would be
+    # adult.", "If I had to guess, adult.", "At a guess, B."); not a choice made under protest, which is an answer
+    # ("If I had to choose, I'd say no.", "If forced to choose, B.")
+    # (not a guess at something else: "If I had to guess the age", "If we had to guess from the AP alone, we'd say A;
+    # the lateral settles it: B", "At a guess the patient is in their 60s": the review of that rule)
+    r"(?:if\s+(?:I|we|one)\s+(?:had|have|were|was|am|are)|were\s+(?:I|we)|if\s+(?:pressed|pushed|forced))\s+to\s+guess"
+    r"(?![ \t]+(?:the|what|why|who|how|from|at|which|whether|about|his|her|their|based|on|in|before)\b)|"
+    r"at\s+a\s+guess(?=[ \t]*[,:\u2013\u2014\-]|[ \t]+(?:it|this|I|I'd)\b)|"
+    r"(?<!than\s)(?<!not\s)(?<!even\s)(?:purely|just|only)\s+a\s+guess\b|"
     # a hostile review of 9a5c55c: "Agree — B, although I'd want a decubitus film to be sure it isn't consolidation."
     r"I(?:'d|\s+would)\s+(?:want|like|need)\b[^.;!?\n]{0,60}?\bto\s+be\s+(?:sure|certain|confident)|"
     # batch 91: "Yes, borderline cardiomegaly." (a size or calibre at the edge of normal: the corpus labels every

@@ -12,7 +12,7 @@ import re
 from probe_ui.reading import lexicon, overlap, synonyms
 from probe_ui.reading.cleaning import WORD
 from probe_ui.reading.options import KEYWORD_STOP
-from probe_ui.reading.subject import asked_predicate
+from probe_ui.reading.subject import asked_predicate, asked_subject
 
 # the finding denied where it is named: "without fracture", "no evidence of a fracture"
 _FINDING_DENIED = re.compile(r"(?i)\b(?:without|no|nor|negative\s+for)\s+"
@@ -106,8 +106,13 @@ def _of_another_finding(word: re.Match[str], asked: set[str]) -> bool:
 # a field that says how the finding asked changed, whose value denies a change ("Effusion change: none", "Interval
 # change - nil", "Progression: not seen"; the colon may be gone, the reader's cleaning takes it away); not a finding
 # called "changes" ("Degenerative changes: none", a hostile review)
-_CHANGE_DENIED = re.compile(r"(?im)(?:^|(?<=[.;!?])[ \t])[ \t*_#>\-\u2022]*(?P<label>(?:[^\W\d_][\w\- ]{0,40}?[ \t])?)"
-                            r"(?:change|progression)[ \t*_]*(?:[:=][ \t*_]*|[ \t][\-\u2013\u2014]+[ \t]+)?"
+# (the older near misses of the hostile reviews: "Change in effusion: none.", "Effusion, interval change: none", "Right
+# effusion decrease: none", "Difference: none", "Change since prior: none.")
+_CHANGE_DENIED = re.compile(r"(?im)(?:^|(?<=[.;!?])[ \t])[ \t*_#>\-\u2022]*"
+                            r"(?P<label>(?:[^\W\d_][\w\-, ]{0,40}?[ \t])?)"
+                            r"(?:change|progression|difference|decrease|increase|regression|improvement|worsening)"
+                            r"(?:[ \t]+(?:in|of|since|from|to|compared[ \t]+(?:with|to))[ \t]+[\w\- ]{1,40}?)?"
+                            r"[ \t*_]*(?:[:=][ \t*_]*|[ \t][\-\u2013\u2014]+[ \t]+)?"
                             r"(?:(?:none|nil|absent|negative|not[ \t]+(?:seen|present|identified|evident|significant|"
                             r"appreciable))\b|no(?=[ \t*_]*(?:[.;,!\n]|\Z)))")
 
@@ -116,6 +121,44 @@ _CHANGE_DENIED = re.compile(r"(?im)(?:^|(?<=[.;!?])[ \t])[ \t*_#>\-\u2022]*(?P<l
 # residual rim", "not yet fully resolved", "previously resolved ... has recurred"): not read (hostile reviews of a7eaf5c
 # and its fix)
 _RESOLVED = re.compile(r"(?i)\bresol(?:ved|ving|ution)\b")
+# the words a change field's name may add to the finding, or have alone ("Interval change: none", "Right effusion
+# decrease: none", "Effusion size change: none")
+_STUDY_WIDE = frozenset("interval size overall significant left right bilateral".split())
+# a finding said still to be there ("No, the effusion has not resolved.", "The effusion persists.", "still a moderate
+# right effusion": the older near misses of the hostile reviews): a "no" beside it may deny its going, not it
+_STILL_THERE = re.compile(r"(?i)\b(?:(?:not|n't)[ \t]+(?:yet[ \t]+)?(?:fully[ \t]+)?(?:resolved|cleared|gone)|"
+                          r"persist(?:s|ing|ent|ed)?|remain(?:s|ing|ed)?|unchanged|still[ \t]+(?:there|present|seen|"
+                          r"visible|evident|(?:an?[ \t]+|the[ \t]+)?(?:moderate|large|small|mild|significant|"
+                          r"sizeable|big)))\b")
+
+
+def still_there(text: str, question: str) -> bool:
+    """Whether a clause of ``text`` says the finding asked is still there (:data:`_STILL_THERE`), the finding, or "it",
+    named before the word in its clause ("the effusion has not resolved", "it persists") or just after it
+    ("Persistent small left pneumothorax"); not another finding's ("No pneumothorax. Persistent right lower lobe
+    consolidation.": the review of that rule), nor a condition ("If clinical suspicion remains high, ultrasound ...
+    for a small pneumothorax": held-out batch 100)."""
+    finding = asked_finding(question)
+    asked = {overlap.stem(finding)} if finding else finding_stems(question)
+    for m in _STILL_THERE.finditer(text):
+        start = max([0, *(x.end() for x in re.finditer(r"[.;!?\n,]|\b(?:but|though|although)\b", text[:m.start()]))])
+        before = text[start:m.start()]
+        after = " ".join(WORD.findall(text[m.end():m.end() + 60])[:4])
+        if re.search(r"(?i)\b(?:if|unless|when|whether|should|previously)\b", before) \
+                or CLAUSE_NEGATION.search(re.split(r"[\u2013\u2014:]|\s-\s", before)[-1]):
+            continue  # (nor a denial: "No effusion remains.", "the effusion does not persist": the second review)
+        if m.group(0).casefold() in ("persisted", "remained"):
+            continue  # (a past that may have ended: "The effusion persisted until Monday but has now resolved.")
+        it_of_it = re.search(r"(?i)\bit(?:'s)?\b", before) and re.match(
+            r"(?i)[ \t]*(?:[.;,:!?\n]|\Z|(?:at|about|around|a|an|the)?[ \t]*(?:\d|small|moderate|large|mild|same))",
+            text[m.end():])
+        if {overlap.stem(w) for w in WORD.findall(before)} & asked or it_of_it \
+                or (m.group(0).casefold().startswith("persist") and {overlap.stem(w) for w in WORD.findall(after)}
+                    & asked):
+            return True
+    return False
+
+
 _SENTENCE_OR_END = re.compile(r"[.;!?\n]|\Z")
 
 
@@ -126,8 +169,8 @@ def _without_changes_denied(text: str, question: str) -> str:
     asked = _asked_stems(question)
     out, at = [], 0
     for m in _CHANGE_DENIED.finditer(text):
-        label = m.group("label").strip()
-        if label and label.casefold() != "interval" and not _names_asked(label, asked):
+        label = " ".join(w for w in WORD.findall(m.group("label").casefold()) if w not in _STUDY_WIDE)
+        if label and not _names_asked(label, asked):
             continue
         end = _SENTENCE_OR_END.search(text, m.end())
         out.append(text[at:m.start()])
@@ -182,14 +225,21 @@ def _presence_reading(text: str, question: str) -> str | None:
                 if overlap.stem(finding) in {overlap.stem(w) for w in WORD.findall(m.group(1))}]
     if "abnormal" in q:
         pos += list(re.finditer(r"(?i)\babnormal(?:ity|ities)?\b", text))
+    gone_since = False
     for m in pos:
         clause = text[:m.start()]
         clause = clause[max(clause.rfind(c) for c in ".;:!?\n,") + 1:]
+        end = _SENTENCE_OR_END.search(text, m.end())
+        if _AT_ANOTHER_TIME.search(clause) and _GONE_NOW.match(text[m.end():end.start() if end else len(text)]):
+            gone_since = True  # "The previously noted effusion is no longer present.": noted before, gone now (not
+            continue  #         "... has increased", "... is no longer small", "... has not cleared": two reviews)
         if not CLAUSE_NEGATION.search(clause) and not (
                 _ANATOMY_VISIBLE.match(clause) and not any(overlap.stem(w.casefold()) == overlap.stem(f)
                                                            for f in asked for w in WORD.findall(clause))):
             present = True
             break
+    if gone_since and not present:
+        return None  # (what was noted before and is gone now decides nothing by itself: "... Pneumothorax absent.")
     if absent != present:
         return "no" if absent else "yes"
     if not absent and not present:
@@ -200,9 +250,41 @@ def _presence_reading(text: str, question: str) -> str | None:
             stem = overlap.stem(finding)
             words = WORD.findall(text)
             at = next((i for i, w in enumerate(words) if overlap.stem(w) == stem), None)
-            if at is not None and not _unknown_before(words[:at], q, text):
-                return "yes"  # "Large-volume ascites." to "Is there ascites ...?"
+            if at is not None and not _unknown_before(words[:at], q, text) \
+                    and not _taken_away(_clause_after(text, stem)):
+                return "yes"  # "Large-volume ascites." to "Is there ascites ...?" (not "Effusion gone.")
     return None
+
+
+# what, before a word that says a finding is there, puts it at another time ("The previously noted effusion is no
+# longer present.": the older near misses of the hostile reviews)
+_AT_ANOTHER_TIME = re.compile(r"(?i)\b(?:previously|earlier|formerly|initially|originally|once)\s*\Z")
+# what, after a finding noted before, says it is gone now: its verb, no denial, nothing of its size
+_GONE_NOW = re.compile(r"(?i)(?:(?!\b(?:not|n't|still|larger|smaller|increased|grown|reaccumulated|recurred)\b)"
+                       r"[^.;!?\n])*?\b(?:is|are|has|have)[ \t]+(?:now[ \t]+)?(?:no[ \t]+longer[ \t]+(?:present|seen|"
+                       r"visible|evident|identified)|(?:been[ \t]+|fully[ \t]+|completely[ \t]+)?(?:resolved|cleared|"
+                       r"gone|disappeared))\b(?![^.;!?\n]*\b(?:but|though|still|recurred|reaccumulated)\b)")
+# what, after a finding a short reply names alone, says it is not there, or no longer ("Effusion gone.", "Effusion
+# ruled out.", "Effusion is unlikely.", "Effusion has cleared.": the older near misses of the hostile reviews)
+_TAKEN_AWAY = re.compile(r"(?i)\b(?:gone|cleared|ruled|excluded|unlikely|improbable|doubtful|questionable|"
+                         r"absent|disappeared|drained|aspirated|removed|evacuated|negative|nil|none|longer|"
+                         r"resolved|vanished|dismissed|denied)\b")
+
+
+def _taken_away(clause: str) -> bool:
+    """Whether a finding's clause says it is gone (:data:`_TAKEN_AWAY`), the word not itself denied ("not cleared")."""
+    m = _TAKEN_AWAY.search(clause)
+    return m is not None and not CLAUSE_NEGATION.search(clause[:m.start()])
+
+
+def _clause_after(text: str, stem: str) -> str:
+    """What follows the first word of ``text`` with ``stem`` to the end of its clause ("Effusion gone." gives
+    "gone"; not "Small apical pneumothorax; effusion unlikely." to the pneumothorax)."""
+    for m in WORD.finditer(text):
+        if overlap.stem(m.group(0)) == stem:
+            end = re.compile(r"[.;,:!?\n]|\Z").search(text, m.end())
+            return text[m.end():end.start() if end else len(text)]
+    return ""
 
 
 # batch 68: the English words that may stand before a finding a reply names alone ("Large-volume ascites.", "a
@@ -276,9 +358,15 @@ _LABELLED = re.compile(
 _NEGATIVE_VERDICT = frozenset({"absent", "none"})
 # a field's line: its name, then ":", "=" or a dash between spaces (or nothing, where the reader's cleaning took the
 # colon away), and a value that denies: "nil", "none", "absent", "negative", or "no" and more
-_DENYING_FIELD = re.compile(r"(?im)^[ \t*_#>]*(?:[-\u2022][ \t]+)?(?P<label>[^\W\d_][\w\- ]{1,40}?)[ \t*_]*"
-                            r"(?:[:=]|[ \t][-\u2013\u2014]+(?=[ \t])|(?=[ \t]))[ \t*_]*"
-                            r"(?P<value>(?:nil|none|absent|negative|no)\b(?![ \t]+(?:doubt|question)\b)[^\n]*)")
+# (the older near misses of the hostile reviews: a table's cells, "| Cardiomegaly | none |"; a bracket, "Displacement
+# (none); angulation (none)."; a heading over its value, "**Displacement**\nnone"; a zero, "Displacement: 0 mm.")
+_DENYING_FIELD = re.compile(r"(?im)^[ \t*_#>|]*(?:[-\u2022][ \t]+)?(?P<label>[^\W\d_][\w\- ]{1,40}?)[ \t*_]*"
+                            r"(?:[:=|(]|[ \t][-\u2013\u2014]+(?=[ \t])|(?=[ \t])|"
+                            r"\n(?=[ \t*_]*(?:nil|none|absent|negative)"
+                            r"[ \t*_.!]*$))[ \t*_]*"
+                            r"(?P<value>(?:(?:nil|none|absent|negative|no|not[ \t]+(?:seen|present|identified|"
+                            r"evident|visible|appreciated))\b(?![ \t]+(?:doubt|question)\b)|"
+                            r"(?:0|zero)(?:[ \t]*(?:mm|cm)\b|(?=[ \t]*[.!|)]|[ \t]*$)))[^\n]*)")
 # what, after that "no", makes it no denial of the finding (a hostile review of 042a1db): a change or an amount ("no
 # change", "no less than 5 mm", "no longer anatomic"), a normal relation lost ("no cortical contact", "no apposition",
 # "no normal tapering")
@@ -296,7 +384,8 @@ _CANNOT_JUDGE = re.compile(
     r"compare)|available|possible|can[ \t]+be[ \t]+made)\b(?:(?!\bbut\b)[^;\n])*\Z")
 # a value that is a bare denial, to the end of its sentence ("nil", "None.", "absent"), not one that goes on ("none on
 # the right; moderate on the left", "absent in 2019, now 16 cm", "no loculation": a hostile review of 6c89057)
-_BARE_DENIAL = re.compile(r"(?i)(?:nil|none|absent|negative)[ \t*_]*(?:[.!][ \t*_]*)?(?:\Z|[.!][ \t]|\n)")
+_BARE_DENIAL = re.compile(r"(?i)(?:nil|none|absent|negative|(?:0|zero)(?:[ \t]*(?:mm|cm))?)[ \t*_]*(?:[.!][ \t*_]*)?"
+                          r"(?:\Z|[.!][ \t]|\n|[|)])")
 _VERBS = frozenset("is are was were be been it's looks look appears appear seems seem remains remain".split())
 # the places a question may ask about ("Is the pleural effusion on the left side?")
 _ASKED_PLACES = frozenset("left right upper lower middle apical basal".split())
@@ -334,7 +423,58 @@ def field_values(text: str, question: str) -> set[str]:
                 else "denied" if _BARE_DENIAL.match(value) else None
             if kind is not None:
                 found.add(kind)
+            own = re.match(r"(?:[^.;!?\n]|(?<=\d)\.(?=\d))*", value)
+            if kind in (None, "denied") and own is not None and _of_another_time(own.group(0)):
+                # "Splenomegaly: none, previously; now 16 cm.", "Cardiomegaly: none, according to the referral
+                # letter; I measure CTR 0.62." (the older near misses of the hostile reviews): the denial may be of
+                # another study or another's report, said in the value's own sentence (not "Pneumothorax: none. Old
+                # healed rib fractures.", the review of that rule)
+                found.add("another time")
     return found
+
+
+# another time, study or report than the image asked about, or another's word for it (not a time or study said to
+# agree, "Splenomegaly: none, 11 cm, the same as the old scan", "like the baseline film", nor "now", "since", "new",
+# "follow-up", "current" alone, which may be of this study: the second review of that rule)
+_OF_ANOTHER_TIME = re.compile(r"(?i)\b(?:prior|previous(?:ly)?|earlier|before|old|outside|comparison|baseline|"
+                              r"initial(?:ly)?|admission|ago|(?:19|20)\d\d|according[ \t]+to|per[ \t]+the|referral|"
+                              r"unlike|report(?:ed)?[ \t]+(?:by|in|on|from)|now[ \t]+(?:[^\W\d_]+[ \t]+)?(?:mild|"
+                              r"moderate|severe|marked|large|small|big|enlarged|dilated|displaced|present|seen|visible|"
+                              r"positive|\d))\b|->|-->|\u2192")
+_AGREEING = re.compile(r"(?i)\b(?:same[ \t]+as|like|as[ \t]+(?:on|in|with|at)|unchanged[ \t]+from|from|also[ \t]+on)"
+                       r"[ \t]+(?:the[ \t]+|an?[ \t]+)?\Z")
+
+
+def _of_another_time(value: str) -> bool:
+    """Whether a field's value speaks of another time, study or report than the image asked about, not as one it
+    agrees with (:data:`_OF_ANOTHER_TIME`, :data:`_AGREEING`)."""
+    return any(not _AGREEING.search(value[max(0, m.start() - 30):m.start()]) for m in _OF_ANOTHER_TIME.finditer(value))
+
+
+# what says the organ or finding asked could not be seen whole ("Cardiomegaly: not seen. The heart borders are
+# obscured by bilateral effusions.", "Cardiomegaly: none, but the heart is not fully visible on this film."; the older
+# near misses of the hostile reviews)
+_UNSEEN = re.compile(r"(?i)\b(?:obscured|hidden|cut[ \t]+off|not[ \t]+(?:well|fully|entirely|completely)[ \t]+"
+                     r"(?:seen|visible|shown|depicted)|not[ \t]+(?:assessable|evaluable|included|imaged)|"
+                     r"out[ \t]+of[ \t]+"
+                     r"(?:the[ \t]+)?(?:field|view|frame))\b")
+
+
+def asked_unseen(text: str, question: str) -> bool:
+    """Whether a clause of ``text`` says the organ or finding asked about could not be seen whole: its denial may be
+    for want of a view of it (not "Cardiomegaly not seen; the left costophrenic angle is obscured by a small
+    effusion.", another part unseen)."""
+    subject = asked_subject(question)
+    asked = {overlap.stem(w) for w in (subject,) if w} | finding_stems(question)
+    asked |= {p for w in WORD.findall(synonyms.canonical(question)) for p in overlap.term_parts(w.casefold())}
+    for m in _UNSEEN.finditer(text):
+        start = max([0, *(x.end() for x in re.finditer(r"[.;!?\n,]|\bbut\b", text[:m.start()]))])
+        clause = text[start:m.start()]
+        if CLAUSE_NEGATION.search(clause):
+            continue  # "pleural surfaces not obscured", "a pneumothorax would not be hidden here"
+        if {overlap.stem(w) for w in WORD.findall(clause.casefold())} & asked:
+            return True
+    return False
 
 
 def _field_names_finding(label: str, question: str, *, places: bool = True) -> bool:

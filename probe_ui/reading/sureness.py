@@ -58,7 +58,7 @@ import threading
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
-from probe_ui.reading import lexicon, overlap
+from probe_ui.reading import lexicon, overlap, synonyms
 from probe_ui.reading.cleaning import RESTATED_QUESTION, SENTENCE_END, first_sentence, norm, pattern, phrase_regex
 from probe_ui.reading.closings import negative_clauses, only_absent_or_normal, shows_predicate
 from probe_ui.reading.confidence import finding_odds
@@ -72,13 +72,22 @@ from probe_ui.reading.presence import (
     CLAUSE_NEGATION,
     PRESENCE_QUESTION,
     another_finding,
+    asked_unseen,
     field_values,
     finding_stems,
+    still_there,
 )
 from probe_ui.reading.pushback import held_answers
 from probe_ui.reading.refusals import refusal_names, undecided_between
 from probe_ui.reading.structured import few_shot_layout, findings_per_option
-from probe_ui.reading.subject import answer_from_predicate, answer_from_subject, asked_predicate, between_regions
+from probe_ui.reading.subject import (
+    SAME_AS,
+    answer_from_predicate,
+    answer_from_subject,
+    asked_predicate,
+    asked_subject,
+    between_regions,
+)
 from probe_ui.reading.verdicts import CORRECTION_WORD, REVISION, correction_spans, self_corrected
 from probe_ui.reading.weighing import is_truncated, named_in, runner_up_spans
 from probe_ui.reading.words import (
@@ -623,38 +632,63 @@ def _negated_word(word: str) -> re.Pattern[str]:
     return re.compile(rf"(?i)\b{_NEGATING}[\s\-]+{re.escape(word)}")
 
 
-# a sentence that is only the reply's doubt, in the present ("Honestly, I am not sure at all here.", "I'm unsure."):
-# said just before a declared answer, it is about that answer (not "I wasn't sure at first.", nor "I'm not sure the
-# lateral helps.")
+# a sentence that is only the reply's doubt, in the present ("Honestly, I am not sure at all here.", "I'm unsure.",
+# "Not sure.", "I'm not 100% sure.", "I am uncertain."): said just before a declared answer, it is about that answer
+# (not "I wasn't sure at first.", nor "I'm not sure the lateral helps.")
 _DOUBT_SENTENCE = re.compile(r"(?i)(?:(?:honestly|frankly|to\s+be\s+honest|truthfully|admittedly)[,\s]+)?"
-                             r"I(?:'m|\s+am)\s+"
-                             r"(?:really\s+|honestly\s+|just\s+|still\s+)?(?:not\s+(?:at\s+all\s+|entirely\s+|"
+                             r"(?:I(?:'m|\s+am)\s+)?"
+                             r"(?:really\s+|honestly\s+|just\s+|still\s+)?(?:not\s+(?:really\s+|quite\s+|totally\s+|"
+                             r"100\s*%\s+|a\s+hundred\s+percent\s+|at\s+all\s+|entirely\s+|"
                              r"completely\s+|fully\s+|so\s+|that\s+|very\s+|too\s+)?(?:sure|certain|confident)|unsure|"
-                             r"uncertain)(?:\s+(?:at\s+all|here|about\s+(?:this|it|this\s+one)|of\s+(?:this|it)))*"
+                             r"uncertain)(?:,?\s+(?:at\s+all|here|honestly|frankly|really|about\s+(?:this|it|this\s+one)|"
+                             r"of\s+(?:this|it)))*"
                              r"\s*[.!]?")
+# a question of the reply's own that the doubt after it answers, and that is about an earlier answer ("Was I wrong
+# earlier to say B? I'm not sure. The answer is A."): the doubt is about that, not the answer that follows; a question
+# of whether it is sure ("Am I sure? I'm not sure.", "Honestly? Not sure.") or of the finding ("Sclerosis on both
+# sides? I'm unsure about this. Answer: C") is the answer's own doubt (the older near misses of the hostile reviews)
+_EARLIER_ANSWER_ASKED = re.compile(r"(?i)\b(?:earlier|before|previous(?:ly)?|first|initial(?:ly)?|said|wrong|mistaken|"
+                                   r"right\s+(?:then|before))\b[^?]*\Z")
 
 
-# what, in a declared answer's sentence, says a doubt before it is about something else ("Either way the right kidney
-# is clearly hydronephrotic: the answer is B.", a hostile review)
-_FIRM = re.compile(r"(?i)\b(?:either\s+way|regardless|in\s+any\s+case|whichever|clearly|definitely|certainly|"
-                   r"unequivocal(?:ly)?|without\s+doubt)\b")
+# where sentences part for :func:`_doubt_before`: not a decimal point ("Clearly the CTR is over 0.6, so C.")
+_PLAIN_SENTENCE_MARK = re.compile(r"(?<!\d)\.|\.(?!\d)|[!?;\n]")
+# what, between a doubt and the answer, says the reply looked again and settled it ("I'm not sure. Let me look again:
+# the heart is huge. The answer is C.")
+_DOUBT_SETTLED = re.compile(r"(?i)\b(?:look(?:ing|ed)?\s+(?:again|more\s+closely|closer)|(?:a\s+)?(?:closer|second)\s+"
+                            r"look|on\s+(?:reflection|closer\s+(?:look|inspection))|re-?check\w*|re-?examin\w*|"
+                            r"let\s+me\s+(?:look|check|re-?check|re-?examine|re-?assess|measure|zoom|see)|"
+                            r"having\s+looked|now\s+I\s+(?:see|am\s+sure)|I(?:'m|\s+am)\s+(?:now\s+)?sure)\b")
+#: how many words, after the reply says it looked again, say what it found (a look that finds nothing settles nothing)
+_SETTLED_WORDS = 4
+#: how many sentences before a declared answer's own a doubt of the reply's is about it
+_DOUBT_SENTENCES_BEFORE = 2
 
 
 def _doubt_before(text: str, start: int) -> int | None:
-    """Where the sentence before ``start`` begins, if it is only the reply's doubt (:data:`_DOUBT_SENTENCE`) and does
-    not answer a question the reply asks itself ("Was I wrong earlier to say B? I'm not sure. The answer is A.")."""
-    spans = [(m.start(), m.end()) for m in _SENTENCE_MARK.finditer(text, 0, start)]
-    ends = [e for _, e in spans]
-    i = len(ends) - 1
-    while i >= 0 and not text[ends[i - 1] if i else 0:ends[i]].strip(" \t\n*_#>-.!?;"):
-        i -= 1  # (blank lines between: "I'm not sure.\n\nAnswer: B")
-    if i < 0:
-        return None
-    begin = ends[i - 1] if i else 0
-    if not _DOUBT_SENTENCE.fullmatch(text[begin:ends[i]].strip(" \t\n*_#>-")):
-        return None
-    before = text[:begin].rstrip(" \t\n*_")
-    return None if before.endswith("?") else begin
+    """Where a sentence among the two before ``start`` begins, if it is only the reply's doubt
+    (:data:`_DOUBT_SENTENCE`), the reply does not look again and say what it found in between (:data:`_DOUBT_SETTLED`),
+    and it does not answer a question the reply asks itself of an earlier answer ("Was I wrong earlier to say B? I'm
+    not sure. The answer is A."). What the answer then says of itself ("Regardless, I'll answer A.", "In any case, my
+    answer is B", "Clearly the CTR is over 0.6, so C") does not take the doubt back, nor does a question or heading
+    over the doubt ("Which projection is this? Not sure.", "**Impression**\nI'm not sure."): setting those aside by what
+    they name made new sure errors (the two reviews of this rule)."""
+    ends = [m.end() for m in _PLAIN_SENTENCE_MARK.finditer(text, 0, start)]
+    bounds = [0, *ends]
+    spans = [(a, b) for a, b in zip(bounds, bounds[1:]) if text[a:b].strip(" \t\n*_#>-.!?;")]
+    for begin, end in reversed(spans[-_DOUBT_SENTENCES_BEFORE:]):
+        if not _DOUBT_SENTENCE.fullmatch(text[begin:end].strip(" \t\n*_#>-")):
+            continue
+        settled = _DOUBT_SETTLED.search(text, end, start)
+        if settled is not None and len(re.findall(r"[^\W\d_]+", text[settled.end():start])) >= _SETTLED_WORDS:
+            return None  # "Let me look again: the heart is huge." (not "Let me look again. Answer: B.")
+        before = text[:begin].rstrip(" \t\n*_")
+        if before.endswith("?"):
+            asked = before[max((m.end() for m in _SENTENCE_MARK.finditer(before, 0, len(before) - 1)), default=0):]
+            if _EARLIER_ANSWER_ASKED.search(asked.rstrip(" \t?*_")):
+                return None
+        return begin
+    return None
 
 
 # a last sentence without its mark that only names a side's structure ("... in the left femoral head. The right
@@ -688,8 +722,8 @@ def _hedged_part(text: str, item: Item, method: str, label: str | None, placed: 
         long_reply = len(text.split()) > LONG_WORDS
         if at > 0:
             start = max((m.end() for m in _SENTENCE_MARK.finditer(text, 0, at)), default=0)
-            doubt = _doubt_before(text, start)
-            if doubt is not None and not _FIRM.search(text, start):
+            doubt = _doubt_before(text, max((m.end() for m in _PLAIN_SENTENCE_MARK.finditer(text, 0, at)), default=0))
+            if doubt is not None:
                 start = doubt  # "Honestly, I am not sure at all here. I'd answer C.": the doubt just before it
             text = text[start:]
         if at >= 0 and long_reply:
@@ -1660,11 +1694,34 @@ def doubts(text: str, item: Item, method: str, label: str | None = None, *, refu
         found.append("something else")
     elif method in _FROM_A_MENTION and label == item.aliases.get("yep") and "denied" in fields:
         found.append("contradiction")  # "Spleen enlargement - nil." read yes from "enlargement"
+    elif method == "presence" and label == item.aliases.get("nope") and "another time" in fields:
+        found.append("another time")  # "Splenomegaly: none, previously; now 16 cm." (older near misses of the reviews)
+    if item.kind == "yesno" and item.aliases and label == item.aliases["nope"] \
+            and method not in {"exact", "structured"} and item.question and PRESENCE_QUESTION.search(item.question) \
+            and still_there(t, item.question):
+        found.append("contradiction")  # "No, the effusion has not resolved.", "Unresolved: no. The effusion persists."
+    if method == "label_word" and item.aliases and label == item.aliases["nope"] and _only_no_change(t, item):
+        found.append("something else")  # "Left pleural effusion - no change from prior."
+    if method == "presence" and item.aliases and label == item.aliases["nope"] and item.question \
+            and asked_unseen(t, item.question):
+        found.append("deferred")  # "Cardiomegaly: not seen. The heart borders are obscured by bilateral effusions."
     if method == "label_word" and _word_against_its_clause(t, item, label):
         found.append("contradiction")  # "Yes, I'm confident this liver is normal." to "Is the liver cirrhotic?"
     if method in ("label_word", "leading") and item.kind == "label" and _placed_the_other_way(t, item, label):
         found.append("contradiction")  # batch 98: "the blue dot is deep in the reticular dermis." to "... closest ...?"
     return found
+
+
+# a "no" that only says nothing changed ("no change from prior", "no interval difference")
+_NO_CHANGE = re.compile(r"[ \t]+(?:(?:significant|interval|appreciable|measurable|further)[ \t]+)?(?:change|difference|"
+                        r"progression|growth|increase|decrease)\b", re.IGNORECASE)
+
+
+def _only_no_change(text: str, item: Item) -> bool:
+    """Whether every "no" of the reply says only that nothing changed ("Left pleural effusion - no change from
+    prior." to "Is there a pleural effusion?": the older near misses of the hostile reviews)."""
+    hits = list(_label_hits(text, item, item.aliases["nope"]))
+    return bool(hits) and all(_NO_CHANGE.match(text, m.end()) for m in hits)
 
 
 # the two senses a dot question asks in (closest to the camera or the surface; deepest, farthest)
@@ -1739,9 +1796,15 @@ _COUNTERFACTUAL = re.compile(r"(?i)\W*(?:(?:neither|none)\s+of\s+which\b[^.;:!?\
 # plates were to be open", and "nonetheless" is no turn, "If there were shadowing, it would nonetheless be worrying for
 # malignant": its fix's review)
 _TURN_WORDS = r"but|however|yet|though|although|whereas|still|instead"
-_IF_IT_WERE = re.compile(r"(?i)[\W_]*if\s+(?!I\b|we\b|it\s+were\s+up\s+to\b|one\s+were\s+to\s+(?:classify|choose|"
-                         r"pick|answer|label|categori[sz]e|call)\b|(?:a|an|one|the)\s+(?:single\s+)?(?:label|answer|"
-                         r"choice|category|classification)\s+were\b)[^.;:!?\n]*?\b(?:were|had\s+been)\b"
+# (the older near misses of the hostile reviews: the same supposition inverted, "Had the physes been fused, it would
+# be an adult.", "Were the growth plates closed, this would be an adult."; not what is asserted, "Were there any
+# doubt, the fused physes would settle it", "Were it not for the small thorax, ...": the review of that rule)
+_IF_IT_WERE = re.compile(r"(?i)[\W_]*(?:if\s+(?!I\b|we\b|it\s+were\s+up\s+to\b|"
+                         r"one\s+were\s+to\s+(?:classify|choose|pick|answer|label|categori[sz]e|call)\b|"
+                         r"(?:a|an|one|the)\s+(?:single\s+)?(?:label|answer|choice|category|classification)\s+were\b)"
+                         r"[^.;:!?\n]*?\b(?:were|had\s+been)\b|had\s+(?!I\b|we\b|there\b)[^.;:!?\n]*?\bbeen\b|"
+                         r"were\s+(?!I\b|we\b|you\b|there\s+(?:still\s+)?any\b|it\s+not\b)"
+                         r"(?:the|this|these|those|its|there|it)\b[^.;:!?\n]*?,)"
                          rf"(?:(?!\b(?:{_TURN_WORDS})\b)[^.;:!?\n])*\bwould\b"
                          rf"(?:(?!\b(?:{_TURN_WORDS})\b)[^.;:!?\n])*\Z")
 #: the words before an answer word in which a denial or a supposition is its own
@@ -1783,18 +1846,59 @@ def _word_only_supposed(text: str, item: Item, label: str | None) -> bool:
     return seen
 
 
-def _denies_the_finding(text: str, word: re.Match[str], predicate: str) -> bool:
+# what, after a finding's noun, makes its denial one of a change ("No enlargement since then", "compared with 2019")
+_SINCE_OR_THAN = re.compile(r"(?i)[^.;!?\n]{0,40}?\b(?:since|compared|relative|beyond|further|than|then|before|"
+                            r"prior|previous|interval)\b")
+
+
+def _denies_the_finding(text: str, word: re.Match[str], predicate: str, question: str) -> bool:
     """A "no" that denies the finding asked by its noun ("No cardiomegaly", "No enlargement", "No displacement"), not
-    an answer to the question before it ("No it is enlarged", "No way"; a hostile review of the fix of a7eaf5c)."""
-    after = re.match(r"[ \t*_]+([^\W\d_]+)", text[word.end():])
+    an answer to the question before it ("No it is enlarged", "No way"; a hostile review of the fix of a7eaf5c), nor
+    another organ's ("No hepatomegaly" to the heart), the adjective ("No enlarged"), or the noun of another thing ("No
+    enlargement of nodes": the review of the fix of a4b4af3)."""
+    after = re.match(r"[ \t*_]+([^\W\d_]+)(?:[ \t]+of[ \t]+(?:the[ \t]+)?([^\W\d_]+))?", text[word.end():])
     if word.group(0).casefold() != "no" or after is None:
         return False
     noun = after.group(1).casefold()
-    return noun.endswith("megaly") or noun.startswith(predicate.casefold()[:5])
+    asked = finding_stems(question)
+    parts = overlap.term_parts(noun)
+    if parts:
+        return set(parts) <= asked  # "No cardiomegaly" to "Is the heart enlarged?"
+    if not noun.startswith(predicate.casefold()[:5]) or noun.endswith("ed"):
+        return False
+    of = after.group(2)
+    if _SINCE_OR_THAN.match(text, after.end()):
+        return False  # "No enlargement since then.", "No displacement beyond what was seen before" (a change)
+    return of is None or overlap.stem(of.casefold()) in asked
+
+
 # a question asked in the negative ("Isn't the heart enlarged?"), whose yes agrees with it
 _NEGATIVE_QUESTION = re.compile(r"(?i)n't\b|\bnot\b")
 # a question of the reply's own that asks only whether a finding is there ("Is there a fracture?", "Fracture present?")
 _PRESENCE_ASKED = re.compile(r"(?i)\b(?:is|are)\s+there\b|\bany\b|\b(?:present|seen|visible|identified)\b")
+
+
+# what, after a yes or no that answers the reply's own question (or in the sentence before that question), puts the
+# answer at another time, under a condition, on another's word, or in doubt ("Yes, in 2019. Now CTR 0.45.", "Yes, if
+# this is an AP film", "Yes, the report says so, but ...", "Yes, suggestive.", "Known cardiomegaly.", "Comparison with
+# prior (2019):": the third review of the rules that read it)
+_ELSEWHERE = re.compile(r"(?i)(?:[^\n]*?)\b(?:since|now|today|current(?:ly)?|but|however|although|though|report\w*|"
+                        r"historic\w*|previous(?:ly)?|prior|before|earlier|known|compar\w*|follow[\s\-]?up|serial|"
+                        r"interval|stable|normalised|normalized|resolved|(?:19|20)\d\d|if|assum\w*|unless|only|"
+                        r"clinical\w*|requested|needs?|check|assess\w*|suggest\w*|equivocal|arguabl[ey]|seems?|"
+                        r"appears?|apparently|guess|palpable|accessory|question|last|ago|was|were)\b")
+# what may follow a yes or no to the question asked in other words: nothing, or its adjective and degree ("Yes.",
+# "Yes, markedly.", "Yes, it is enlarged.", "Yes, by 4 mm."), not a measurement alone ("Yes, 10 cm.") or anything else
+_NOTHING_AFTER = re.compile(r"(?i)[ \t]*(?:[,:\-\u2013\u2014][ \t]*)?(?:(?:it|the\s+\w+)[ \t]+(?:is|does)[ \t]+)?"
+                            r"(?:(?:very|markedly|clearly|definitely|mildly|moderately|severely|quite|certainly)"
+                            r"[ \t]*)?"
+                            r"(?:(?:enlarged|dilated|displaced|big|large|present)[ \t]*)?"
+                            r"(?:,?[ \t]*by[ \t]+(?:about[ \t]+)?[1-9]\d*(?:\.\d+)?[ \t]*(?:mm|cm)[ \t]*)?"
+                            r"[.!]*[ \t*_]*(?:\n|\Z)")
+# what a denial of the finding by its noun may go on to say ("No cardiomegaly is seen; CTR 0.44."), not "can be
+# excluded", "was reported in 2019", "that I can call"
+_DENIAL_SEEN = re.compile(r"(?i)[ \t*_]+[^\W\d_]+[ \t]*(?:(?:is[ \t]+)?(?:seen|present|identified|evident|visible)"
+                          r"[ \t]*)?(?:[.;,(]|\Z)")
 
 
 def _answers_its_own_question(text: str, item: Item, label: str | None) -> bool:
@@ -1818,18 +1922,132 @@ def _answers_its_own_question(text: str, item: Item, label: str | None) -> bool:
         own = text[max((x.end() for x in _SENTENCE_MARK.finditer(text, max(0, end - 200), end)),
                        default=max(0, end - 200)):end]
         if predicate is not None and not _NEGATIVE_QUESTION.search(own) \
-                and not _denies_the_finding(text, m, predicate) and answer_from_predicate(own, item.question) == "no":
+                and not _denies_the_finding(text, m, predicate, item.question) \
+                and answer_from_predicate(own, item.question) == "no":
             seen = True  # "Heart size normal? Yes." to "Is the heart enlarged?": its yes says the heart is normal
             continue  # (not "Isn't the heart enlarged? Yes.", the question asked in the negative, nor "Heart size
             #           normal? No cardiomegaly.", a no that denies the finding itself: hostile reviews)
-        if predicate is not None and (overlap.stem(predicate) in {overlap.stem(w) for w in own.split()}
-                                      or not _PRESENCE_ASKED.search(own)):
-            return False  # (not "Cardiomegaly? Yes." nor "Heart size? Yes, enlarged.": the question asked, in other
-            #               words; a hostile review of 042a1db)
+        # (what the reply says after it, and before the question, may put the answer elsewhere: "Any cardiomegaly?
+        # Yes, in 2019. Now CTR 0.45.", "Known cardiomegaly.\nAny increase in heart size? No.": the third review)
+        plain = predicate is not None and not _ELSEWHERE.search(text, m.end()) \
+            and not _ELSEWHERE.search(text[max(0, end - len(own) - 200):end - len(own)])
+        if predicate is not None and plain and _denies_the_finding(text, m, predicate, item.question) \
+                and _DENIAL_SEEN.match(text, m.end()) and answer_from_predicate(own, item.question) == "no":
+            return False  # "Is the heart size normal? No cardiomegaly is seen.": a no that denies the finding itself
+        if predicate is not None and plain and _asks_the_predicate(own, item.question, predicate) \
+                and not _PREDICATE_SPLIT.search(own) and _NOTHING_AFTER.match(text, m.end()):
+            return False  # (not "Cardiomegaly? Yes.": the question asked, in other words; a hostile review of 042a1db)
+        if plain and not _said_otherwise_after(text, m, item, label) \
+                and _only_of_the_asked(own, item.question) and _said_after(text, m, item, of_the_asked=True) == label:
+            return False  # "Heart size? Yes, enlarged.": what follows the yes says it by the adjective asked
+        # (the older near misses of the hostile reviews: "Is the heart normal? Yes", "Alignment anatomic? No.",
+        # "Cardiothoracic ratio under 0.5? No.", "Is the heart enlarged or is the heart size normal? Yes", "Is the
+        # heart normal, not enlarged? Yes.", "Is the heart not enlarged? No, it is enlarged.": a question of the
+        # reply's own that is not the one asked, asks two, or denies the adjective)
         if predicate is None and not another_finding(own, asked):
             return False
         seen = True
     return seen
+
+
+# a question of the reply's own that asks two things ("Is the heart enlarged or is the heart size normal?")
+_PREDICATE_SPLIT = re.compile(r"(?i)\bor\b")
+
+
+# what a question of the reply's own may say for "enlarged" ("Is the heart size increased?", "Cardiac silhouette
+# large?", "Is the cardiac silhouette widened?"), and the words it may add ("size", "silhouette"), beside the asked
+# finding's own words
+_ENLARGED_ASKED = frozenset(overlap.stem(w) for w in "big large widened".split())
+_OWN_FILLERS = frozenset(itertools.chain.from_iterable(
+    finding_stems(w) | {overlap.stem(w)} for w in (
+        "size silhouette shadow present seen visible any isn't aren't wasn't wouldn't doesn't don't didn't is are does "
+        "do would you call look looks looking seem seems appear appears ask asked whether so really true say".split())))
+
+
+def _named(text: str) -> set[str]:
+    """What ``text`` names (:func:`finding_stems`), a compound term by its parts ("cardiomegaly": heart, enlarged)."""
+    said = finding_stems(text)
+    for word in re.findall(r"[^\W\d_][\w\-]*", synonyms.canonical(text)):
+        parts = overlap.term_parts(word.casefold())
+        if parts:
+            said.discard(overlap.stem(word.casefold()))
+            said |= set(parts)
+    return said
+
+
+_OPENING_NEGATIVE = re.compile(r"(?i)(?:\A|[\u2013\u2014:;,]|\s-)[\W_]*(?:so,?\s+)?(?:isn't|aren't|doesn't|don't|"
+                               r"wouldn't|won't|wasn't|hasn't)\b")
+_DENIED_OR_SUPPOSED_OWN = re.compile(r"(?i)\bnot\b|n't\b|\banything\s+but\b|\bwithout\b|\bexcept\b|"
+                                     r"\A[\W_]*(?:so,?\s+)?(?:could|can|might|may|would|should|will)\b|"
+                                     r"\b(?:could|might|may|question\s+of|possib\w*|likel\w*|probabl\w*|suggest\w*|"
+                                     r"increase\w*|larger|bigger|change\w*|progress\w*)\b|"
+                                     r"\b(?:was|were|had|before|prior|previous(?:ly)?|then|earlier|old)\b")
+
+
+def _denies_or_supposes(own: str) -> bool:
+    """Whether a question of the reply's own denies what it asks, supposes it, or asks it of another time ("Is the
+    heart seen as anything but large?", "Is there any sign that the heart is not large?", "Could a large heart be
+    present?", "Was the heart enlarged before?": the second review of that rule); not a question asked in the negative
+    by its opening verb ("Isn't the heart enlarged?", "So, isn't the liver enlarged?")."""
+    return _DENIED_OR_SUPPOSED_OWN.search(_OPENING_NEGATIVE.sub(" ", own)) is not None
+
+
+def _asks_the_predicate(own: str, question: str, predicate: str) -> bool:
+    """Whether a question of the reply's own asks the adjective asked ("enlarged", "big", "increased"), or names the
+    organ's one word for it ("Cardiomegaly?", "Splenomegaly present?"), of nothing but the finding asked (not "Is the
+    left atrium enlarged?", "Any hepatomegaly?", "Is there a big pericardial effusion?": the review of the fix of
+    a4b4af3), and does not deny it ("Is the heart normal, not enlarged?", "Is the heart not enlarged?",
+    "non-displaced"; not "Isn't the heart enlarged?")."""
+    if re.search(r"(?i)\b(?:not|non|un)[\s\-]*(?:[^\W\d_]+\s+)?" + re.escape(predicate[:5]), own) \
+            or _denies_or_supposes(own):
+        return False
+    said = _named(own)
+    same = {overlap.stem(w) for w in (predicate, *SAME_AS.get(predicate, ()))}
+    if overlap.stem(predicate).startswith("enlarg"):
+        same |= _ENLARGED_ASKED
+    organ = {overlap.stem(w) for w in (asked_subject(question) or "",) if w}
+    if not said & (organ | {overlap.stem(predicate)}):
+        return False  # "Any widening seen? Yes, mediastinal." (an adjective alone, of no organ)
+    return bool(same & said) and not said - _named(question) - same - _OWN_FILLERS
+
+
+# what makes a question of the reply's own about another finding than the one asked ("Any other fracture seen?", "Is
+# there an ulnar fracture too?")
+_ANOTHER_ONE = re.compile(r"(?i)\b(?:other|another|second|additional|further|too|also|else)\b")
+# what puts a clause at another time or only supposes it ("Yes, the heart was enlarged then.", "Yes, the heart would
+# then be enlarged.")
+_NOT_NOW = re.compile(r"(?i)\b(?:was|were|had|then|would|could|may|might|if|previously|prior|before|earlier|old)\b")
+
+
+def _only_of_the_asked(own: str, question: str) -> bool:
+    """Whether a question of the reply's own names nothing but the finding asked ("Heart size?"; not "Is there
+    hepatomegaly?" to the spleen, "Any other fracture seen?": the second review of that rule) and neither denies nor
+    supposes it."""
+    return not (_named(own) - _named(question) - _OWN_FILLERS) and not _ANOTHER_ONE.search(own) \
+        and not _denies_or_supposes(own)
+
+
+def _said_after(text: str, word: re.Match[str], item: Item, *, of_the_asked: bool = False) -> str | None:
+    """The label that the clause after a yes or no says by the question's adjective ("Yes, enlarged." says yes), or
+    None; where ``of_the_asked``, only a clause that names nothing but the finding asked, or "it" ("Yes, it is
+    enlarged."; not "Yes, enlarged hilar nodes.": the review of the fix of a4b4af3)."""
+    clause = re.match(r"[ \t,:;\-\u2013\u2014*_]*([^.;!?\n]*)", text[word.end():])
+    if clause is None or not clause.group(1).strip():
+        return None
+    if of_the_asked and _NOT_NOW.search(clause.group(1)):
+        return None
+    if of_the_asked and _named(clause.group(1)) - _named(item.question or "") - _OWN_FILLERS - {
+            overlap.stem(w) for w in ("very", "markedly", "clearly", "definitely", "mildly", "moderately", "severely")}:
+        return None
+    said = answer_from_predicate(clause.group(1), item.question or "")
+    return item.aliases["yep" if said == "yes" else "nope"] if said is not None and item.aliases else None
+
+
+def _said_otherwise_after(text: str, word: re.Match[str], item: Item, label: str) -> bool:
+    """Whether the clause after a yes or no says the other label by the question's adjective ("No, it is enlarged."
+    read no to "Is the heart enlarged?"; "No enlarged, CTR 0.62.")."""
+    said = _said_after(text, word, item)
+    return said is not None and said != label
 
 
 def _word_against_its_clause(text: str, item: Item, label: str | None) -> bool:

@@ -14,7 +14,7 @@ import re
 from probe_ui.reading import overlap, subject, synonyms
 from probe_ui.reading.cleaning import after_restated_question, is_negated, mask_spans, norm, pattern, phrase_regex
 from probe_ui.reading.item import CLAUSE_OPENERS, MARKED_OPENERS, Item
-from probe_ui.reading.presence import PRESENCE_QUESTION, another_finding, asked_finding, finding_stems
+from probe_ui.reading.presence import CLAUSE_NEGATION, PRESENCE_QUESTION, another_finding, asked_finding, finding_stems
 
 # idioms that open an affirmation without a yes ("No doubt a tension one, with mediastinal shift."): yes, when
 # nothing else in the reply answers
@@ -80,8 +80,11 @@ def _result_and_rest(after: str, form: re.Pattern[str]) -> tuple[str, str] | Non
 # given its result ("Pneumothorax: negative.")
 _RESULT_OPENER = re.compile(r"(?i)\A[\s\"'`*_>#]*(?:(?:impression|conclusion|opinion|result|findings?)[ \t*_]*:"
                             r"[ \t*_]*)?(?:positive|negative|confirmed)\b")
-_FINDING_RESULT = re.compile(r"(?im)(?:^|(?<=[.;])[ \t]+)[ \t*_\-]*([^\W\d_][^\n:.;]{1,40}?)[ \t*_]*:[ \t*_]*"
-                             r"(positive|negative|confirmed|present|absent)\b")
+# (and a finding's name with "present" or "absent" as its whole sentence, "Cardiomegaly present." to "Is there a
+# pleural effusion?": the older near misses of the hostile reviews)
+_FINDING_RESULT = re.compile(r"(?im)(?:^|(?<=[.;])[ \t]+)[ \t*_\-]*([^\W\d_][^\n:.;]{1,40}?)(?:[ \t*_]*:[ \t*_]*"
+                             r"(positive|negative|confirmed|present|absent)\b|"
+                             r"[ \t]+(present|absent)[ \t*_]*(?:[.;!]|$))")
 _RESULT_SAYS = {"positive": "yes", "confirmed": "yes", "present": "yes", "negative": "no", "absent": "no"}
 _RESULT_FOR = re.compile(r"(?i)(?:[ \t]+for[ \t]+|[ \t]*:[ \t]*)(?:an?[ \t]+|the[ \t]+)?([^.;:!?\n]{1,80})")
 
@@ -104,7 +107,12 @@ def result_for_another_finding(text: str, item: Item, label: str | None = None) 
         # the finding asked about ("Positive for pneumothorax. No pleural effusion.", "Confirmed: pneumothorax, no
         # effusion."), which answers it
         named.append(split[0])
-    entries = [(m.group(1), _RESULT_SAYS[m.group(2).casefold()]) for m in _FINDING_RESULT.finditer(text)]
+    # (a name with "present" alone counts only where the reply names the finding asked nowhere, and is not denied:
+    # not "Atelectasis present. No effusion.", "Effusion no longer present.": the review of that rule)
+    bare_ok = not finding_stems(text) & asked
+    entries = [(m.group(1), _RESULT_SAYS[(m.group(2) or m.group(3)).casefold()])
+               for m in _FINDING_RESULT.finditer(text)
+               if m.group(2) or (bare_ok and not CLAUSE_NEGATION.search(m.group(1)))]
     own = {says for name, says in entries if finding_stems(name) & asked}
     if own:
         return len(own) > 1 or (label is not None and label not in own)
