@@ -13856,7 +13856,10 @@ _AGES_Q = "Which age group does this radiograph most likely belong to?"
     ("Cardiomegaly not seen; the left costophrenic angle is obscured by a small effusion.", "yesno", (), _HEART, "no",
      True),
     # ... "No <finding>" after the reply's own opposite question denies the finding (not "Yes it is") ...
-    ("Is the heart size normal? No cardiomegaly is seen; CTR 0.44.", "yesno", (), _HEART, "no", True),
+    # (since the fourth review of the rules for the reply's own questions, only where the question and the denial
+    # are the whole reply: "Is a normal heart size seen? No cardiomegaly (CTR 0.62)." meant none)
+    ("Is the heart size normal? No cardiomegaly is seen; CTR 0.44.", "yesno", (), _HEART, "no", False),
+    ("Is the heart size normal? No cardiomegaly is seen.", "yesno", (), _HEART, "no", True),
     ("Heart size normal? Yes it is.", "yesno", (), _HEART, "yes", False),
     # ... a choice one is asked to make, or what holds all the same, is no supposition ...
     ("If a single label were required, it would be adult.", "label", ("pediatric", "adult"),
@@ -13965,7 +13968,14 @@ _PTX = "Is there a pneumothorax?"
     ("Is the spleen big? Yes, 17 cm.", "yesno", (), "Is the spleen enlarged?", "yes", False),
     ("Isn't the heart enlarged? Yes.", "yesno", (), _HEART, "yes", True),
     ("Heart size? Yes, enlarged.", "yesno", (), _HEART, "yes", True),
-    ("Is the heart size normal? No cardiomegaly is seen; CTR 0.44.", "yesno", (), _HEART, "no", True),
+    ("Is the heart size normal? No cardiomegaly is seen.", "yesno", (), _HEART, "no", True),
+    # ... and only where the question and its answer are the whole reply (the fourth review: 82 new sure errors)
+    ("Any cardiomegaly? Yes.\nThe cardiothoracic ratio is 0.44.", "yesno", (), _HEART, "yes", False),
+    ("CT chest findings:\nAny cardiomegaly? Yes.", "yesno", (), _HEART, "yes", False),
+    ("Is the liver seen? Yes, enlarged.\nThe liver span is 13 cm, within normal limits.", "yesno", (),
+     "Is the liver enlarged? (please answer yes/no)", "yes", False),
+    ("Any splenomegaly? Yes, the liver is enlarged.", "yesno", (), _SPLEEN, "yes", False),
+    ("Is a normal heart size seen? No cardiomegaly (CTR 0.62).", "yesno", (), _HEART, "no", False),
     # ... a finding named alone, then said gone, is no yes; nor one noted before and gone now; one noted before that
     # has grown is no no
     ("Effusion gone.", "yesno", (), _EFFUSION, None, False),

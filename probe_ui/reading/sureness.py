@@ -1887,18 +1887,19 @@ _ELSEWHERE = re.compile(r"(?i)(?:[^\n]*?)\b(?:since|now|today|current(?:ly)?|but
                         r"interval|stable|normalised|normalized|resolved|(?:19|20)\d\d|if|assum\w*|unless|only|"
                         r"clinical\w*|requested|needs?|check|assess\w*|suggest\w*|equivocal|arguabl[ey]|seems?|"
                         r"appears?|apparently|guess|palpable|accessory|question|last|ago|was|were)\b")
-# what may follow a yes or no to the question asked in other words: nothing, or its adjective and degree ("Yes.",
-# "Yes, markedly.", "Yes, it is enlarged.", "Yes, by 4 mm."), not a measurement alone ("Yes, 10 cm.") or anything else
-_NOTHING_AFTER = re.compile(r"(?i)[ \t]*(?:[,:\-\u2013\u2014][ \t]*)?(?:(?:it|the\s+\w+)[ \t]+(?:is|does)[ \t]+)?"
+# what may follow a yes or no to the question asked in other words, to the end of the reply: nothing, or its adjective
+# and degree ("Yes.", "Yes, markedly.", "Yes, it is enlarged.", "Yes, by 4 mm."), not a measurement alone ("Yes,
+# 10 cm."), another thing's adjective ("Yes, the atrium is enlarged.") or anything else
+_NOTHING_AFTER = re.compile(r"(?i)[ \t]*(?:[,:\-\u2013\u2014][ \t]*)?(?:it[ \t]+(?:is|does)[ \t]+)?"
                             r"(?:(?:very|markedly|clearly|definitely|mildly|moderately|severely|quite|certainly)"
                             r"[ \t]*)?"
                             r"(?:(?:enlarged|dilated|displaced|big|large|present)[ \t]*)?"
                             r"(?:,?[ \t]*by[ \t]+(?:about[ \t]+)?[1-9]\d*(?:\.\d+)?[ \t]*(?:mm|cm)[ \t]*)?"
-                            r"[.!]*[ \t*_]*(?:\n|\Z)")
-# what a denial of the finding by its noun may go on to say ("No cardiomegaly is seen; CTR 0.44."), not "can be
-# excluded", "was reported in 2019", "that I can call"
+                            r"[.!]*[ \t*_\n]*\Z")
+# what a denial of the finding by its noun may go on to say, to the end of the reply ("No cardiomegaly is seen."), not
+# "can be excluded", "was reported in 2019", "(CTR 0.62)", "; CTR 0.44."
 _DENIAL_SEEN = re.compile(r"(?i)[ \t*_]+[^\W\d_]+[ \t]*(?:(?:is[ \t]+)?(?:seen|present|identified|evident|visible)"
-                          r"[ \t]*)?(?:[.;,(]|\Z)")
+                          r"[ \t]*)?[.!]*[ \t*_\n]*\Z")
 
 
 def _answers_its_own_question(text: str, item: Item, label: str | None) -> bool:
@@ -1929,15 +1930,18 @@ def _answers_its_own_question(text: str, item: Item, label: str | None) -> bool:
             #           normal? No cardiomegaly.", a no that denies the finding itself: hostile reviews)
         # (what the reply says after it, and before the question, may put the answer elsewhere: "Any cardiomegaly?
         # Yes, in 2019. Now CTR 0.45.", "Known cardiomegaly.\nAny increase in heart size? No.": the third review)
+        # (and only where the question and its answer are the whole reply: what stands before or after them may put
+        # the answer on another study, patient or view, or measure it otherwise, "CT chest findings:\nAny
+        # cardiomegaly? Yes.", "Any cardiomegaly? Yes.\nThe CTR is 0.44.": the fourth review, 82 new sure errors)
         plain = predicate is not None and not _ELSEWHERE.search(text, m.end()) \
-            and not _ELSEWHERE.search(text[max(0, end - len(own) - 200):end - len(own)])
+            and not text[:end - len(own)].strip(" \t\n*_#>-")
         if predicate is not None and plain and _denies_the_finding(text, m, predicate, item.question) \
                 and _DENIAL_SEEN.match(text, m.end()) and answer_from_predicate(own, item.question) == "no":
             return False  # "Is the heart size normal? No cardiomegaly is seen.": a no that denies the finding itself
         if predicate is not None and plain and _asks_the_predicate(own, item.question, predicate) \
                 and not _PREDICATE_SPLIT.search(own) and _NOTHING_AFTER.match(text, m.end()):
             return False  # (not "Cardiomegaly? Yes.": the question asked, in other words; a hostile review of 042a1db)
-        if plain and not _said_otherwise_after(text, m, item, label) \
+        if plain and not _said_otherwise_after(text, m, item, label) and _clause_ends_the_reply(text, m.end()) \
                 and _only_of_the_asked(own, item.question) and _said_after(text, m, item, of_the_asked=True) == label:
             return False  # "Heart size? Yes, enlarged.": what follows the yes says it by the adjective asked
         # (the older near misses of the hostile reviews: "Is the heart normal? Yes", "Alignment anatomic? No.",
@@ -2017,6 +2021,13 @@ _ANOTHER_ONE = re.compile(r"(?i)\b(?:other|another|second|additional|further|too
 # what puts a clause at another time or only supposes it ("Yes, the heart was enlarged then.", "Yes, the heart would
 # then be enlarged.")
 _NOT_NOW = re.compile(r"(?i)\b(?:was|were|had|then|would|could|may|might|if|previously|prior|before|earlier|old)\b")
+
+
+def _clause_ends_the_reply(text: str, at: int) -> bool:
+    """Whether the clause that follows ``at`` (a yes or no) is the last thing the reply says ("Heart size? Yes,
+    enlarged."; not "... Yes, enlarged.\nThe liver span is 13 cm.")."""
+    clause = re.match(r"[^.;!?\n]*", text[at:])
+    return clause is not None and not text[at + clause.end():].strip(" \t\n*_.!#>-")
 
 
 def _only_of_the_asked(own: str, question: str) -> bool:

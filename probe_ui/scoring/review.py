@@ -74,7 +74,9 @@ DOUBTS = {"refusal": "it declines", "reversal": "it changes its answer", "hedge"
           "each its own": "it declares two different answers in the same words, one for each of two things",
           "own question": "its yes or no answers a question it asks itself on the way, not the one asked",
           "supposed": "its answer word stands only where it is denied or supposed ('not the case in an adult')",
-          "something else": "its 'no' opens a note on something else ('Displacement: no change, still 5 mm')"}
+          "something else": "its 'no' opens a note on something else ('Displacement: no change, still 5 mm')",
+          "another time": "its 'none' is of another study or someone else's report ('Splenomegaly: none, "
+                          "previously; now 16 cm')"}
 
 
 @dataclass(frozen=True)
