@@ -160,6 +160,14 @@ def still_there(text: str, question: str) -> bool:
 
 
 _SENTENCE_OR_END = re.compile(r"[.;!?\n]|\Z")
+# where a clause ends
+_CLAUSE_OR_END = re.compile(r"[.;,:!?\n]|\Z")
+
+
+def _sentence_end(text: str, at: int) -> int:
+    """Where the sentence that ``at`` stands in ends."""
+    end = _SENTENCE_OR_END.search(text, at)
+    return end.start() if end else len(text)
 
 
 def _without_changes_denied(text: str, question: str) -> str:
@@ -172,9 +180,8 @@ def _without_changes_denied(text: str, question: str) -> str:
         label = " ".join(w for w in WORD.findall(m.group("label").casefold()) if w not in _STUDY_WIDE)
         if label and not _names_asked(label, asked):
             continue
-        end = _SENTENCE_OR_END.search(text, m.end())
         out.append(text[at:m.start()])
-        at = end.start() if end else len(text)
+        at = _sentence_end(text, m.end())
     return "".join(out) + text[at:]
 
 
@@ -229,8 +236,7 @@ def _presence_reading(text: str, question: str) -> str | None:
     for m in pos:
         clause = text[:m.start()]
         clause = clause[max(clause.rfind(c) for c in ".;:!?\n,") + 1:]
-        end = _SENTENCE_OR_END.search(text, m.end())
-        if _AT_ANOTHER_TIME.search(clause) and _GONE_NOW.match(text[m.end():end.start() if end else len(text)]):
+        if _AT_ANOTHER_TIME.search(clause) and _GONE_NOW.match(text[m.end():_sentence_end(text, m.end())]):
             gone_since = True  # "The previously noted effusion is no longer present.": noted before, gone now (not
             continue  #         "... has increased", "... is no longer small", "... has not cleared": two reviews)
         if not CLAUSE_NEGATION.search(clause) and not (
@@ -282,7 +288,7 @@ def _clause_after(text: str, stem: str) -> str:
     "gone"; not "Small apical pneumothorax; effusion unlikely." to the pneumothorax)."""
     for m in WORD.finditer(text):
         if overlap.stem(m.group(0)) == stem:
-            end = re.compile(r"[.;,:!?\n]|\Z").search(text, m.end())
+            end = _CLAUSE_OR_END.search(text, m.end())
             return text[m.end():end.start() if end else len(text)]
     return ""
 

@@ -1882,7 +1882,7 @@ _PRESENCE_ASKED = re.compile(r"(?i)\b(?:is|are)\s+there\b|\bany\b|\b(?:present|s
 # answer at another time, under a condition, on another's word, or in doubt ("Yes, in 2019. Now CTR 0.45.", "Yes, if
 # this is an AP film", "Yes, the report says so, but ...", "Yes, suggestive.", "Known cardiomegaly.", "Comparison with
 # prior (2019):": the third review of the rules that read it)
-_ELSEWHERE = re.compile(r"(?i)(?:[^\n]*?)\b(?:since|now|today|current(?:ly)?|but|however|although|though|report\w*|"
+_ELSEWHERE = re.compile(r"(?i)\b(?:since|now|today|current(?:ly)?|but|however|although|though|report\w*|"
                         r"historic\w*|previous(?:ly)?|prior|before|earlier|known|compar\w*|follow[\s\-]?up|serial|"
                         r"interval|stable|normalised|normalized|resolved|(?:19|20)\d\d|if|assum\w*|unless|only|"
                         r"clinical\w*|requested|needs?|check|assess\w*|suggest\w*|equivocal|arguabl[ey]|seems?|"
@@ -2020,6 +2020,9 @@ def _asks_the_predicate(own: str, question: str, predicate: str) -> bool:
 _ANOTHER_ONE = re.compile(r"(?i)\b(?:other|another|second|additional|further|too|also|else)\b")
 # what puts a clause at another time or only supposes it ("Yes, the heart was enlarged then.", "Yes, the heart would
 # then be enlarged.")
+# the degree words a clause after a yes or no may add ("Yes, markedly enlarged.")
+_DEGREES = frozenset(overlap.stem(w) for w in ("very", "markedly", "clearly", "definitely", "mildly", "moderately",
+                                               "severely"))
 _NOT_NOW = re.compile(r"(?i)\b(?:was|were|had|then|would|could|may|might|if|previously|prior|before|earlier|old)\b")
 
 
@@ -2047,8 +2050,7 @@ def _said_after(text: str, word: re.Match[str], item: Item, *, of_the_asked: boo
         return None
     if of_the_asked and _NOT_NOW.search(clause.group(1)):
         return None
-    if of_the_asked and _named(clause.group(1)) - _named(item.question or "") - _OWN_FILLERS - {
-            overlap.stem(w) for w in ("very", "markedly", "clearly", "definitely", "mildly", "moderately", "severely")}:
+    if of_the_asked and _named(clause.group(1)) - _named(item.question or "") - _OWN_FILLERS - _DEGREES:
         return None
     said = answer_from_predicate(clause.group(1), item.question or "")
     return item.aliases["yep" if said == "yes" else "nope"] if said is not None and item.aliases else None
