@@ -524,8 +524,12 @@ def _wire_fresh(ctx: AppContext, ui: Any) -> None:
         return gr.update(), "", Inline.note(f"The table shows run {esc(run)}, asked before this image or item "
                                             "was chosen: press Run to ask about it.")
 
+    # the note is a hint beside the boxes, never dimmed while it is worked out (show_progress hidden): a tick's event
+    # that Gradio's page left marked as running (its count of running events per output) dimmed the note for good,
+    # and held the accessibility check of the answers for a minute, twice in one CI run (stop 91)
     for ticks in (ui.models.change, ui.adhoc.change):
-        ticks(on_ticks, [ui.models, ui.adhoc, ui.table], ui.ticks_note, api_visibility="private")
+        ticks(on_ticks, [ui.models, ui.adhoc, ui.table], ui.ticks_note, show_progress="hidden",
+              api_visibility="private")
     # a new run asks what is ticked: the note goes in the browser, with no event of the server's to wait for (a server
     # event here, finishing in the same instant as Run's first ones, was once left drawn as pending for a minute on a
     # loaded CI machine)
