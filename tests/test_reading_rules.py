@@ -14025,3 +14025,169 @@ def test_older_near_misses_fifth_round_doubts_guesses_own_questions_fields_and_c
     labels = ABCD[:len(options)] if kind == "choice" else options if kind == "label" else YN
     answer = extract(reply, kind, labels, options if kind == "choice" else (), question=question)
     assert (answer.choice, answer.sure) == (choice, sure), answer
+
+
+_LEFT_EFFUSION = "Is there a left pleural effusion?"
+_RIGHT_EFFUSION = "Is there a right pleural effusion?"
+
+
+@pytest.mark.parametrize(("reply", "question", "choice", "sure"), [
+    # a finding given a different result on each side: where the question names no side, a finding on one side is a
+    # yes, so a "no" is a guess; where it names one, a reading against what the reply says on that side is
+    ("| Pleural effusion | none on the right, large on the left |", _EFFUSION, "no", False),
+    ("Pleural effusion: none on the right, large on the left.", _EFFUSION, "no", False),
+    ("Pleural effusion: none on the right, large on the left.", _LEFT_EFFUSION, "no", False),  # (wrong: to review)
+    ("Right: no effusion. Left: moderate effusion.", _EFFUSION, "no", False),
+    ("Effusions: right none, left moderate.", _EFFUSION, "no", False),
+    ("| Side | Effusion |\n| Right | none |\n| Left | moderate |", _EFFUSION, "no", False),
+    # ... and a "no" where the other side is not seen whole
+    ("There is no effusion on the right, the left side is obscured.", _EFFUSION, "no", False),
+    ("No effusion on the right; the left base is not included in the image.", _EFFUSION, "no", False),
+    # ... not where the side asked is the one denied, nor where both sides are denied, nor for a yes
+    ("| Side | Effusion |\n| Right | none |\n| Left | none |", _EFFUSION, "no", True),
+    ("No effusion. The right lung is clear, the left lung is clear.", _EFFUSION, "no", True),
+    ("Pleural effusion: none on the right, large on the left.", _RIGHT_EFFUSION, "no", True),
+    ("Effusion: none on the right, none on the left.", _EFFUSION, "no", True),
+    ("Small left effusion; right side clear.", _EFFUSION, "yes", True),
+    # a field of another finding answered by a bare word ("Pneumothorax: no.") is no answer to the effusion asked
+    ("Pneumothorax: no.", _EFFUSION, "no", False),
+    ("Interval change: none, moderate effusion again. Pneumothorax: no.", _EFFUSION, "no", False),
+    ("Pleural effusion: no change. Pneumothorax: no.", _EFFUSION, "no", False),
+    ("Fracture: no.\nDislocation: yes.", _FRACTURE_Q, "yes", False),
+    # ... and two fields that share the question's words and answer differently leave which one answers open
+    ("Fracture: yes. Displacement: none.", _DISPLACED, "yes", False),
+    # ... not where a field of the finding asked gives the reading itself
+    ("Pleural effusion: none. Pneumothorax: no.", _EFFUSION, "no", True),
+    ("Effusion: seen. Pneumothorax: no.", _PTX, "no", True),
+    ("Effusion: no.", _EFFUSION, "no", True),
+    ("Answer: no.", _EFFUSION, "no", True),
+    # a denial denied: which way it goes is a guess
+    ("Certainly not not enlarged.", _HEART, "no", False),
+    ("It isn't not enlarged.", _HEART, "no", False),
+    ("Not enlarged, not at all.", _HEART, "no", True),
+])
+def test_older_near_misses_sixth_round_sides_fields_of_other_findings_and_double_denials(
+        reply: str, question: str, choice: str | None, sure: bool) -> None:
+    answer = extract(reply, "yesno", YN, (), question=question)
+    assert (answer.choice, answer.sure) == (choice, sure), answer
+
+
+_DR_Q = "Does this fundus photograph show proliferative or non-proliferative diabetic retinopathy?"
+
+
+@pytest.mark.parametrize(("reply", "kind", "options", "question", "choice", "sure"), [
+    # held-out batches 143 and 144, each measured once before any change (tests/data/replies/README.md): the one
+    # sure wrong reading and the three sure readings of replies that name no answer, now guesses
+    ("it is not the non proliferative kind, there are new vessels growing on the disc and a bleed in front of the "
+     "retina", "choice", ("Proliferative diabetic retinopathy", "Non-proliferative diabetic retinopathy"),
+     _DR_Q, "B", False),
+    ("Answer: The left hip is not affected.", "choice", ("Left hip", "Right hip", "Both hips", "Neither hip"),
+     "Which hip shows avascular necrosis?", "A", False),
+    ("Skeletally mature, so certainly past childhood. The bones look a little osteopenic, which could mean an older "
+     "patient or could simply reflect the exposure.", "label", ("child", "adult", "elderly"),
+     "Which age group does this radiograph belong to? (Answer with child, adult, or elderly)", "elderly", False),
+    ("the contrast is in the arteries and in the veins", "choice", ("Arterial phase", "Portal venous phase"),
+     "Was this image acquired in the arterial or the portal venous phase?", "A", False),
+    # ... and what bounds them: a plain "non-proliferative", the other side said affected, one place alone
+    ("it is non proliferative", "choice", ("Proliferative diabetic retinopathy",
+                                           "Non-proliferative diabetic retinopathy"),
+     _DR_Q, "B", True),
+    ("Answer: the right hip. The left hip is not affected.", "choice",
+     ("Left hip", "Right hip", "Both hips", "Neither hip"), "Which hip shows avascular necrosis?", "B", True),
+    ("the contrast is in the arteries", "choice", ("Arterial phase", "Portal venous phase"),
+     "Was this image acquired in the arterial or the portal venous phase?", "A", True),
+])
+def test_held_out_143_144_sure_errors_are_guesses(reply: str, kind: str, options: tuple[str, ...], question: str,
+                                                   choice: str | None, sure: bool) -> None:
+    labels = ABCD[:len(options)] if kind == "choice" else options
+    answer = extract(reply, kind, labels, options if kind == "choice" else (), question=question)
+    assert (answer.choice, answer.sure) == (choice, sure), answer
+
+
+@pytest.mark.parametrize(("reply", "declines"), [
+    # held-out batches 143 and 144: declines the reader did not flag
+    ("Mi dispiace, non riesco a visualizzare l'immagine: il file risulta vuoto. Può caricarla di nuovo?", True),
+    ("Desculpe, não consigo abrir a imagem enviada. Pode enviá-la novamente?", True),
+    ("I'm not comfortable putting a diagnosis on this — a rash like this needs to be examined in person.", True),
+    ("The image quality is poor — heavy speckle and a narrow field of view — so please treat this cautiously. Going by "
+     "what I can see, there's a thin anechoic stripe between the liver and the right kidney: A.", True),
+    # ... and what bounds them: quality said to be good, a placement that is no decline
+    ("The image quality is good: the lung bases are clear. No effusion.", False),
+    ("Non riesco a credere quanto sia chiaro: è una TC.", False),
+])
+def test_held_out_143_144_declines_are_flagged(reply: str, declines: bool) -> None:
+    assert is_refusal(reply) is declines
+
+
+_HIPS = ("Left hip", "Right hip", "Both hips", "Neither hip")
+_HIP_Q = "Which hip shows avascular necrosis?"
+_PHASES = ("Arterial phase", "Portal venous phase")
+_PHASE_Q = "Was this image acquired in the arterial or the portal venous phase?"
+
+
+@pytest.mark.parametrize(("reply", "kind", "options", "question", "choice", "sure"), [
+    # a hostile review of the round's doubts (440 near misses; 156 of its 170 older sure errors fixed, none new):
+    # sides named by their letter, split from their result, in a table row, a result said after the side's finding
+    ("Effusion: R none, L large.", "yesno", (), _EFFUSION, "no", False),
+    ("Right — none; Left — moderate.", "yesno", (), _EFFUSION, "no", False),
+    ("Effusion (right): none. Effusion (left): moderate.", "yesno", (), _EFFUSION, "no", False),
+    ("Right lung: no effusion. Left lung: moderate effusion.", "yesno", (), _EFFUSION, "no", False),
+    ("Right: no effusion. Left: moderate effusion that is not loculated.", "yesno", (), _EFFUSION, "no", False),
+    ("| Region | Finding |\n|---|---|\n| Right pleura | no effusion |\n| Left pleura | moderate effusion |", "yesno",
+     (), _EFFUSION, "no", False),
+    ("Left: yes. Right: no.", "yesno", (), _EFFUSION, "no", False),
+    ("| Region | Finding |\n|---|---|\n| Right lung | clear |\n| Left lung | clear |\n| Right pleura | no effusion |\n"
+     "| Left pleura | moderate effusion |", "yesno", (), _EFFUSION, "no", False),
+    # ... not a side of the screen, nor the question echoed
+    ("Not in the slightest — the mass is on the left. The mass is on the viewer's right side of the screen.", "yesno",
+     (), "Is the mass on the right side of the brain?", "no", True),
+    # fields of another finding, by other marks and words, or that share a word with the question
+    ("Pneumothorax - no.", "yesno", (), _EFFUSION, "no", False),
+    ("Pneumothorax: not present.", "yesno", (), _EFFUSION, "no", False),
+    ("Pericardial effusion: no.", "yesno", (), _EFFUSION, "no", False),
+    ("Left effusion: no.", "yesno", (), _RIGHT_EFFUSION, "no", False),
+    ("Hepatomegaly: yes.", "yesno", (), _SPLEEN, "yes", False),
+    ("Fracture: yes.", "yesno", (), _DISPLACED, "yes", False),
+    # ... not the field of the finding asked, all of it, nor a side alone, nor the property asked
+    ("Cardiomegaly: no.", "yesno", (), "Is the heart enlarged?", "no", True),
+    ("Displaced: no.", "yesno", (), _DISPLACED, "no", True),
+    ("Right: no. Left: yes.", "yesno", (), _EFFUSION, "yes", True),
+    ("Pneumothorax: yes. Tension: no.", "yesno", (), "Is the pneumothorax under tension?", "no", True),
+    # denials denied
+    ("No, not no fracture — there is a subtle one at the radial styloid.", "yesno", (), _FRACTURE_Q, "no", False),
+    ("I don't think it's absent.", "yesno", (), _EFFUSION, "no", False),
+    ("No, not enlarged.", "yesno", (), _HEART, "no", True),
+    # an option said spared, normal, free of it
+    ("Answer: The left hip is spared.", "choice", _HIPS, _HIP_Q, "A", False),
+    ("Answer: Left hip — not affected.", "choice", _HIPS, _HIP_Q, "A", False),
+    ("Answer: The left kidney is free of stones.", "choice",
+     ("Left kidney", "Right kidney", "Both kidneys", "Neither kidney"), "Which kidney contains the stone?", "A", False),
+    ("Answer: The right upper lobe is not consolidated.", "choice",
+     ("Right upper lobe", "Right middle lobe", "Right lower lobe", "Left upper lobe"), "Which lobe is consolidated?",
+     "A", False),
+    ("The left hip is intact.", "choice", _HIPS, _HIP_Q, "D", False),  # "Neither" read while another is named
+    ("Answer: the right hip. The left hip is spared.", "choice", _HIPS, _HIP_Q, "B", True),
+    # two places in parallel, in other words
+    ("The contrast is in both the arteries and the veins.", "choice", _PHASES, _PHASE_Q, "A", False),
+    ("The arteries and the veins are both opacified.", "choice", _PHASES, _PHASE_Q, "A", False),
+    # a meaning offered of what is seen, not the answer given
+    ("Elderly. Severe osteopenia, which could mean osteoporosis.", "label", ("child", "adult", "elderly"),
+     "Which age group does this radiograph belong to? (Answer with child, adult, or elderly)", "elderly", True),
+])
+def test_review_near_misses_of_sides_fields_denials_and_pairs(reply: str, kind: str, options: tuple[str, ...],
+                                                             question: str, choice: str | None, sure: bool) -> None:
+    labels = ABCD[:len(options)] if kind == "choice" else options if kind == "label" else YN
+    answer = extract(reply, kind, labels, options if kind == "choice" else (), question=question)
+    assert (answer.choice, answer.sure) == (choice, sure), answer
+
+
+@pytest.mark.parametrize("reply", [
+    "Non sono in grado di visualizzare l'immagine. Risposta: sì.",
+    "Não estou conseguindo abrir a imagem. Resposta: não.",
+    "Não foi possível visualizar a imagem.",
+    "No puedo abrir la imagen. Respuesta: sí.",
+    "Je n'arrive pas à ouvrir l'image. Réponse : non.",
+    "Putting a diagnosis on this isn't something I'm comfortable with. B.",
+])
+def test_review_declines_in_other_words_are_flagged(reply: str) -> None:
+    assert is_refusal(reply)

@@ -335,7 +335,8 @@ def asked_finding(question: str) -> str | None:
 # batch 21: where a question asks a finding to be ("... in the right lower lobe?", "... in the left kidney?"): a side,
 # a lobe or a level; and how a reply may place what it finds (any side, lobe, level or zone, or both sides)
 _ASKED_PLACE = re.compile(r"(?i)\b(?:left|right|upper|lower|middle|lingula\w*)\b")
-_ASKED_SIDE = re.compile(r"(?i)\b(?:left|right)\b")
+#: a side named (left or right): one home for the readers that compare sides
+SIDE = re.compile(r"(?i)\b(?:left|right)\b")
 _SAID_SIDE = re.compile(r"(?i)\b(?:left|right|bilateral\w*|both|either|(?-i:[RL][UML]L)|lingula\w*)\b")
 _SAID_PLACE = re.compile(r"(?i)\b(?:left|right|upper|lower|middle|mid|lingula\w*|bilateral\w*|both|either|lobes?|"
                          r"lobar|zones?|apex|apices|apical|bases?|basal|bibasal|bibasilar|perihilar|hilar|"
@@ -346,7 +347,7 @@ def unplaced(text: str, question: str) -> bool:
     """Whether a reply states a finding without placing it where a presence question asks ("There is an area of
     airspace consolidation with air bronchograms." to "Is there consolidation in the right lower lobe?"): the question
     names a side, lobe or level and the reply names none. A finding somewhere is not a yes to it being there."""
-    if _ASKED_SIDE.search(question) and not _SAID_SIDE.search(text):
+    if SIDE.search(question) and not _SAID_SIDE.search(text):
         # batch 96: "there is a patchy white opacity in the lower lung zone next to the heart." to "... in the right
         # lower lobe?": a level named, but no side
         return True

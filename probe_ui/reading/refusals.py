@@ -389,7 +389,12 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
                 # batch 35: "I'm not comfortable choosing a diagnosis here."
                 r"choosing|picking|selecting|naming|committing|"
                 # batch 76: "I'm not comfortable estimating someone's sex from a radiograph ..."
-                r"estimating|inferring|determining|judging)\b"
+                r"estimating|inferring|determining|judging|"
+                # held-out batches 143-144: "I'm not comfortable putting a (specific) diagnosis on this"
+                r"putting|placing|attaching)\b"
+                # (a hostile review: "Putting a diagnosis on this isn't something I'm comfortable with.")
+                r"|\b(?:putting|giving|making|offering)\s+a\s+(?:\w+\s+)?diagnosis\b[^.;!?\n]{0,40}?\b(?:isn't|is\s+not)\s+"
+                r"something\s+i(?:'m|\s+am)\s+comfortable\b"
                 # batch 21: "estimating someone's sex from an image is outside what I'm able to help with"
                 r"|\boutside\s+(?:of\s+)?(?:(?:what\s+i(?:'m|\s+am)\s+able\s+to|what\s+i\s+can)\s+(?:help|do|assess|"
                 r"answer|offer|provide|comment)|my\s+(?:scope|remit|capabilit\w*|abilit\w*|competence|role)\b)"
@@ -556,10 +561,12 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
     # other languages: "no puedo determinar", "je ne peux pas voir l'image", "ich kann ... nicht beurteilen",
     # "无法确定", "我看不到图像"
     ("cannot-es", r"\bno\s+(?:puedo|es\s+posible)\s+(?:\w+\s+){0,2}?(?:determinar|ver|saber|decir|responder|"
-                  r"evaluar|identificar)\b",
+                  r"evaluar|identificar|abrir|visualizar|cargar)\b",
      "No puedo determinar esto sin la imagen."),
     ("cannot-fr", r"\bje\s+ne\s+(?:peux|suis)\s+pas\s+(?:\w+\s+){0,2}?(?:d[ée]terminer|voir|dire|r[ée]pondre|"
-                  r"[ée]valuer|identifier|certain|s[ûu]r)",
+                  r"[ée]valuer|identifier|certain|s[ûu]r|ouvrir|visualiser|charger)"
+                  # (a hostile review: "Je n'arrive pas à ouvrir l'image.")
+                  r"|\bje\s+n'arrive\s+pas\s+[àa]\s+(?:\w+\s+)?(?:ouvrir|voir|visualiser|charger|lire)\b",
      "Je ne peux pas voir l'image."),
     # batch 56: Swabian and Bavarian "i ka nix dazu saga" (ich kann nichts dazu sagen), "Des Bild isch ned
     # akomma" (das Bild ist nicht angekommen: the image has not arrived)
@@ -577,11 +584,14 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
      r"|(?:이미지|사진|영상)(?:이|가|를|을)?\s*(?:볼|확인할|열)\s*수\s*없"
      r"|(?:판단|판독|확인|진단|답변)(?:할|하기)?\s*수\s*없|모르겠습니다",
      "申し訳ありませんが、画像が表示されません。"),
-    ("cannot-it", r"\bnon\s+(?:lo\s+)?so\b|\bnon\s+(?:posso|riesco\s+a)\s+(?:\w+\s+){0,2}?(?:determinare|vedere|dire|"
-                  r"rispondere|valutare|identificare)\b",
+    # (held-out batches 143-144: "non riesco a visualizzare l'immagine", "não consigo abrir a imagem")
+    ("cannot-it", r"\bnon\s+(?:lo\s+)?so\b|\bnon\s+(?:posso|riesco\s+(?:\w+\s+)?a|sono\s+in\s+grado\s+di)\s+"
+                  r"(?:\w+\s+){0,2}?(?:determinare|vedere|dire|"
+                  r"rispondere|valutare|identificare|visualizzare|aprire|caricare|leggere)\b",
      "Non lo so."),
-    ("cannot-pt", r"\bn[ãa]o\s+sei\b|\bn[ãa]o\s+(?:posso|consigo)\s+(?:\w+\s+){0,2}?(?:determinar|ver|dizer|responder|"
-                  r"avaliar|identificar)\b",
+    ("cannot-pt", r"\bn[ãa]o\s+sei\b|\bn[ãa]o\s+(?:posso|consigo|consegui|estou\s+conseguindo|foi\s+poss[íi]vel)\s+"
+                  r"(?:\w+\s+){0,2}?(?:determinar|ver|dizer|responder|"
+                  r"avaliar|identificar|abrir|visualizar|carregar|ler|enxergar)\b",
      "Não consigo ver a imagem."),
     # batch 12: what a reply says keeps it from answering, without saying it cannot see the image at all
     ("image-partial",
@@ -654,6 +664,11 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
     ("image-fault-qualifies",
      r"\b(?:" + _IMAGE + "|" + _STUDY + r")s?\s+(?:is|was|are|looks|seems|appears)\s+[^.;!?\n]{0,40}?\b" + _FAULT
      + r"\b[^.;!?\n]{0,60}?\b" + _QUALIFIES + r"\b"
+     # held-out batch 144: its quality said to be poor, then the answer qualified ("The image quality is poor — heavy
+     # speckle and a narrow field of view — so please treat this cautiously."; not the quality alone, "Image quality is
+     # poor (underexposed). Answer: D.", batches 57-58)
+     r"|\b(?:" + _IMAGE + "|" + _STUDY + r")\s+quality\s+(?:is|was|seems|appears)\s+(?:(?:very|quite|rather|extremely|"
+     r"fairly|too|so)\s+)?(?:poor|low|bad|suboptimal)\b[^.;!?\n]{0,80}?\b" + _QUALIFIES + r"\b"
      r"|\b" + _FAULT + r"\s+(?:" + _IMAGE + "|" + _STUDY + r")s?\b[ \t]*[,;:\-]?[ \t]*(?:(?:so|and|which\s+makes\s+it|"
      r"it's|its|it\s+is)\s+)?(?:hard|difficult|impossible)\s+" + _TO_JUDGE + r"\b"
      r"|\b(?:noise|blur|glare|artefacts?|artifacts?|motion|graininess|pixelation|cropping|(?:under|over)[\s\-]?exposure|"

@@ -621,10 +621,28 @@ def _denied_after(text: str, opt: str) -> bool:
     though no negation precedes it."""
     if len(opt) < 4:
         return False
-    return pattern(r"(?i)\b" + re.escape(opt).replace(r"\ ", r"\s+") + r"\s+(?:(?:is|was)(?:\s+not|n't)\s+"
-                   r"(?:the|a|an)\s|(?:is|was|has)\s+(?:been\s+)?(?:absent|excluded|ruled\s+out|resolved)\b|"
-                   # hostile review of batches 80-83: "Butterfly glioma is absent."
-                   r"(?:is|was)(?:\s+not|n't)\s+(?:present|seen|visible|identified)\b)").search(text) is not None
+    name = r"(?i)\b" + re.escape(opt).replace(r"\ ", r"\s+")
+    return pattern(name + r"(?:" + _DENIED_AFTER + r")").search(text) is not None
+
+
+# what denies an option named just before it (:func:`_denied_after`)
+_DENIED_AFTER = (
+    r"\s+(?:is|was)(?:\s+not|n't)\s+(?:the|a|an)\s|\s+(?:is|was|has)\s+(?:been\s+)?(?:absent|excluded|ruled\s+out|"
+    r"resolved)\b"
+    # hostile review of batches 80-83: "Butterfly glioma is absent."
+    r"|\s+(?:is|was)(?:\s+not|n't)\s+(?:present|seen|visible|identified)\b"
+    # held-out batch 144: "Answer: The left hip is not affected." (A: Left hip), and its near misses in a hostile
+    # review ("is spared", "— not affected", "Left hip: normal.", "does not appear affected", "has no stone", "is free
+    # of stones", which the reader's cleaning makes "is without stones")
+    r"|\s+(?:is|was|are|were)(?:\s+not|n't)\s+(?:affected|involved|diseased|abnormal|injured|[a-z]{3,}ed)\b"
+    # (a result alone: not "Seborrheic keratosis: no biopsy needed")
+    r"|[ \t*_]*[:\u2013\u2014][ \t*_]*(?:no|none|nil|negative)[ \t*_]*(?=[.;,!\n]|\Z)"
+    r"|[ \t*_]*(?:[:(\u2013\u2014,\-][ \t*_]*)?(?:(?:is|was|are|were|looks?|appears?|seems?)\s+)?(?:unaffected|"
+    r"uninvolved|spared|not\s+(?:affected|involved)|(?:entirely\s+|completely\s+)?normal)\b"
+    # (not "Pneumothorax without tension": without a verb, "without" is said of something else)
+    r"|\s+(?:is|was|are|were)\s+(?:free\s+of|without)\b"
+    r"|\s+(?:does|do|did)(?:\s+not|n't)\s+(?:appear|look|seem)\s+(?:to\s+be\s+)?(?:affected|involved|abnormal)\b"
+    r"|\s+(?:shows?|has|have|contains?)\s+no\b")
 
 
 @functools.lru_cache(maxsize=4096)
@@ -1433,6 +1451,60 @@ def _two_together(text: str, item: Item, label: str | None) -> bool:
 
 
 _TURNS = re.compile(r"(?i)\b(?:but|however|though|although|yet)\b")
+# two places or things said in parallel ("in the arteries and in the veins", "of the left and of the right", and from a
+# hostile review "in both the arteries and the veins", "the arteries and the veins are both"; not "in the macula and
+# the patient is older")
+_WORD_OF_PAIR = r"([^\W\d_][\w\-]*)"
+_PARALLEL = (
+    re.compile(r"(?i)\b(?:in|on|of|at|within|into)[ \t]+(?:the[ \t]+)?" + _WORD_OF_PAIR
+               + r",?[ \t]+(?:and|as[ \t]+well[ \t]+as)[ \t]+(?:also[ \t]+)?(?:in|on|of|at|within|into)[ \t]+"
+               r"(?:the[ \t]+)?" + _WORD_OF_PAIR),
+    re.compile(r"(?i)\bboth[ \t]+(?:the[ \t]+)?" + _WORD_OF_PAIR + r"[ \t]+and[ \t]+(?:the[ \t]+)?" + _WORD_OF_PAIR),
+    re.compile(r"(?i)\bthe[ \t]+" + _WORD_OF_PAIR + r"[ \t]+and[ \t]+the[ \t]+" + _WORD_OF_PAIR
+               + r"[ \t]+(?:are|were)[ \t]+both\b"),
+)
+
+
+# what a finding may mean ("which could mean an older patient", "this may suggest a child"): the words after it
+_MAY_MEAN = re.compile(r"(?i)\b(?:which|this|that|it|these|they)[ \t]+(?:could|may|might)[ \t]+(?:well[ \t]+)?"
+                       r"(?:mean|suggest|imply|point[ \t]+to|indicate|represent|reflect)\b([^.;!?\n]*)")
+
+
+def _only_as_a_meaning(text: str, item: Item, label: str) -> bool:
+    """A reading from where the answer's words occur, found in what a finding may mean ("The bones look a little
+    osteopenic, which could mean an older patient or could simply reflect the exposure." read as elderly, held-out
+    batch 144): the reply offers it as one meaning of what it sees, not as its answer. Not where the reply states the
+    answer elsewhere too ("Elderly. Severe osteopenia, which could mean osteoporosis.": the meaning names nothing)."""
+    from probe_ui.reading.answers import extract  # the reader itself (it imports this module)
+
+    spans = [m.group(1) for m in _MAY_MEAN.finditer(text)]
+    if not spans:
+        return False
+    rest = _MAY_MEAN.sub(" ", text)
+    if label in named_in(rest, item):
+        return False
+    return any(extract(span, item.kind, item.labels, item.options, question=item.question).choice == label
+               for span in spans if span.strip())
+
+
+# an option that says none of the others is so ("Neither hip", "None of the above", "No fracture")
+_NONE_OF_THEM = re.compile(r"(?i)\s*(?:neither|none|nor|no[ \t]+[^\W\d_]+)\b")
+# an option that takes in the others ("Both hips", "All of the above")
+_ALL_OF_THEM = re.compile(r"(?i)\s*(?:both|all)\b")
+
+
+def _one_of_a_pair(text: str, item: Item, label: str) -> bool:
+    """Choice and label items read from where an option's words occur: the words stand as one of two things said in
+    parallel, the other not this option ("the contrast is in the arteries and in the veins" read as the arterial
+    phase, held-out batch 144): the reply says where something is, in both, not which option it is."""
+    if item.kind == "yesno":
+        return False
+    own = {w.casefold()[:5] for w in re.findall(r"[^\W\d_]{5,}", item.option_text(label) or label)}
+
+    def names(word: str) -> bool:  # (an option's word by its first five letters: "arteries", "Arterial phase")
+        return word.casefold()[:5] in own
+
+    return any(names(m.group(1)) != names(m.group(2)) for p in _PARALLEL for m in p.finditer(text))
 
 
 def _offered_with_another(text: str, item: Item, label: str, method: str = "") -> bool:
@@ -1585,6 +1657,14 @@ def doubts(text: str, item: Item, method: str, label: str | None = None, *, refu
         found.append("kept two")  # "I stand by D. I stand by A.": two answers held
     elif method not in {"exact", "structured", "marked"} and _two_together(t, item, label):
         found.append("kept two")  # "... explained by pulmonary edema and pneumonia together ..."
+    elif method in _MENTIONS and label is not None and _one_of_a_pair(t, item, label):
+        found.append("kept two")  # held-out batch 144: "the contrast is in the arteries and in the veins"
+    if method in _FROM_A_MENTION | _MENTIONS and label is not None and "hedge" not in found \
+            and _only_as_a_meaning(t, item, label):
+        found.append("hedge")  # held-out batch 144: "osteopenic, which could mean an older patient" read as elderly
+    if method in _MENTIONS and label is not None and _NONE_OF_THEM.match(item.option_text(label) or "") \
+            and {lb for lb in named_in(t, item) - {label} if not _ALL_OF_THEM.match(item.option_text(lb) or "")}:
+        found.append("alternative")  # a hostile review: "The left hip is intact." read as "Neither hip"
     elif _declared_for_each(t, item, label):
         found.append("each its own")  # "Lesion 1 ... Most consistent with: B. Lesion 2 ... Most consistent with: C."
     if method == "leading" and item.kind == "yesno" and _next_sentence_against(t, item, label):
@@ -1679,6 +1759,8 @@ def doubts(text: str, item: Item, method: str, label: str | None = None, *, refu
         found.append("turns")  # "Nowhere to be found in the usual places, but the left apex is obscured ..."
     if method in {"presence", "question_subject", "label_word", "leading"} and _SCANT.search(t):
         found.append("negation")  # "The film hardly shows a fracture."
+    elif method not in {"exact", "structured"} and "negation" not in found and _TWICE_DENIED.search(t):
+        found.append("negation")  # "Certainly not not enlarged.": a denial denied (older near misses of the reviews)
     if method == "label_word" and _word_about_another(t, item, label):
         found.append("another finding")  # "- No pleural effusions.\nYes, the film is adequately inspired ..."
     if method in {"label_word", "final_verdict"} and _answers_its_own_question(t, item, label):
@@ -1700,6 +1782,9 @@ def doubts(text: str, item: Item, method: str, label: str | None = None, *, refu
             and method not in {"exact", "structured"} and item.question and PRESENCE_QUESTION.search(item.question) \
             and still_there(t, item.question):
         found.append("contradiction")  # "No, the effusion has not resolved.", "Unresolved: no. The effusion persists."
+    if method not in {"exact", "structured"} | _DECLARED and item.question \
+            and _side_against(t, item.question, label, item):
+        found.append("per side")  # "| Pleural effusion | none on the right, large on the left |" read no
     if method == "label_word" and item.aliases and label == item.aliases["nope"] and _only_no_change(t, item):
         found.append("something else")  # "Left pleural effusion - no change from prior."
     if method == "presence" and item.aliases and label == item.aliases["nope"] and item.question \
@@ -2097,6 +2182,16 @@ def _conceded_yes(text: str) -> bool:
 _BUT_UNSEEN = re.compile(r"(?i)\bbut\b[^.;!?\n]{0,80}?\b(?:obscured|hidden|not\s+(?:well\s+)?(?:seen|visible|"
                          r"assessable|included)|cut\s+off)\b")
 # a verb all but denied ("The film hardly shows a fracture.")
+# a denial denied ("not not enlarged", "isn't not", "never not", held-out batch 143's "it is not the non
+# proliferative kind"): which way it goes is the reader's guess (not a heading's "Why not non-contrast", held-out
+# batch 102)
+# (and, from a hostile review: "No, not no fracture", "Not unenlarged", "not without an effusion", "The effusion is not
+# absent", "I don't think it's absent", "I wouldn't say there is no effusion")
+_TWICE_DENIED = re.compile(r"(?i)(?:(?<!why[ \t])(?<!\byes,[ \t])(?<!\byes[ \t])\b(?:not|never)|n't)[ \t]+"
+                           r"(?:(?:the|a|an)[ \t]+)?(?:not|never|non|no|none|without)\b|"
+                           r"\bnot[ \t]+un[a-z]{3,}(?:ed|able)\b|"
+                           r"n't[ \t]+(?:think|say|believe)[ \t]+(?:that[ \t]+)?(?:it's|it[ \t]+is|there's|"
+                           r"there[ \t]+(?:is|are))[ \t]+(?:no|absent|none|not)\b")
 _SCANT = re.compile(r"(?i)\b[^\W\d_]+[ \t]+(?:hardly|scarcely)\b")  # (not the opening "Hardly - ...", a no)
 # a reply that opens by denying a noun phrase ("No meniscus", "No fracture of the scaphoid") and then turns ("but",
 # "however"): what it denies may be one sign or one place, and what it turns to may be the finding asked about (hostile
@@ -2185,6 +2280,109 @@ def _sign_denied_then_another(text: str, question: str) -> bool:
                         or re.search(r"(?i)\b" + re.escape(finding), clause)):
                     return True
     return False
+
+
+# a side a clause places what it says on ("none on the right", "large on the left", "left-sided", "R none, L
+# large"), what denies or clears it there, and the words that say something is there
+_SIDE_WORD = re.compile(r"(?i)\b(left|right)\b|(?-i:\b([RL])\b)")
+_SIDE_CLAUSES = re.compile(r"[,;.!?\n|()\u2013\u2014]|\s-\s|\b(?:but|while|whereas|although|though)\b", re.IGNORECASE)
+# a piece that is only a side, split from its result by a dash or a bracket ("Right — none", "Effusion (right): none")
+_SIDE_ONLY = re.compile(r"(?i)\A\W*(?:on[ \t]+the[ \t]+)?(?:left|right|(?-i:[RL]))(?:[ \t]+side)?\W*\Z")
+_SIDE_DENIED = re.compile(r"(?i)\b(?:no|none|not|nil|absent|without|clear|normal|negative|free|unremarkable|"
+                          r"resolved|sharp)\b|n't\b")
+_SIDE_THERE = re.compile(r"(?i)\b(?:small|moderate|large|massive|mild|trace|tiny|big|present|seen|noted|visible|"
+                         r"persists?|persistent|yes|positive|blunted|blunting|loculated|layering)\b")
+# a side of the screen, not of the patient ("on the viewer's right side of the screen": held-out batches 131, 133)
+_SIDE_OF_THE_VIEW = re.compile(r"(?i)\b(?:viewer|screen|convention|displayed|display|appears?|monitor|image's|"
+                               r"patient's)\b")
+# ... nor the question, echoed ("So the answer to \"is the mass on the right side of the brain?\" is no")
+_SIDE_ASKED = re.compile(r"(?i)\b(?:answer[ \t]+to|question|asked|asks)\b|\A\W*(?:is|are|does|do|was|were|has|have)\b")
+# ... or says the side cannot be judged ("the left side is obscured", "the right base is not included")
+_SIDE_UNSEEN = re.compile(r"(?i)\b(?:obscured|hidden|not[ \t]+(?:well[ \t]+)?(?:seen|visuali[sz]ed|assess(?:ed|able)|"
+                          r"included|evaluable|imaged)|cut[ \t]+off|excluded|"
+                          r"out[ \t]+of[ \t]+(?:the[ \t]+)?(?:field|view)|"
+                          r"(?:can(?:no|')t|unable[ \t]+to)[ \t]+(?:be[ \t]+)?(?:assess|judge|evaluat|see|seen)\w*)")
+
+
+def _side_clauses(text: str) -> Iterator[str]:
+    """The reply's clauses for :func:`_side_against`; a table row that names one side in a cell of its own is one
+    clause ("| Right | none |", "| Left pleura | moderate effusion |"), and a side split from its result by a dash or
+    a bracket goes with the piece after it ("Right — none", "Effusion (right): none"), so the side and its result stay
+    together."""
+    for line in text.splitlines():
+        cells = [c.strip() for c in line.split("|") if c.strip()]
+        named = [{_side_of(m) for m in _SIDE_WORD.finditer(c)} for c in cells]
+        if "|" in line and (any(_SIDE_ONLY.match(c.strip("*_ ")) for c in cells) or (
+                len(cells) <= 3 and sum(bool(n) for n in named) == 1 and max(len(n) for n in named) == 1)):
+            yield " ".join(cells)
+            continue
+        carried = ""
+        for piece in _SIDE_CLAUSES.split(line):
+            if _SIDE_ONLY.match(piece):
+                carried += piece + " "
+                continue
+            yield carried + piece
+            carried = ""
+        if carried:
+            yield carried
+
+
+# the stems of what such a clause may hold besides the finding asked ("large on the left", "small left effusion", "a
+# small one", "Left lung: moderate effusion")
+_SIDE_FILLER = frozenset(finding_stems("small moderate large massive mild trace tiny big present seen noted visible "
+                                       "persist persists persistent left right side sided again also still only one "
+                                       "yes positive blunted blunting loculated layering amount volume bit rim lung "
+                                       "hemithorax base apex apical basal zone chest"))
+
+
+def _side_of(match: re.Match[str]) -> str:
+    """"left" or "right", from the word or its letter ("R none, L large")."""
+    return {"l": "left", "r": "right"}.get((match.group(1) or match.group(2)).casefold(), match.group(0).casefold())
+
+
+def _side_against(text: str, question: str, label: str | None, item: Item) -> bool:
+    """Yes/no items: whether the reply gives the finding a different result on each side, against the reading
+    ("| Pleural effusion | none on the right, large on the left |" read no to "Is there a pleural effusion?" or to
+    "... a left pleural effusion?": the older near misses of the reviews). Where the question names no side, a
+    finding on one side is a yes, so a "no" is in doubt; where it names one, a reading against what the reply says on
+    that side is. A clause that names one side counts: denied there ("none", "clear", "no ..."; a denial after what it
+    says is there, "moderate effusion that is not loculated", denies something else), or there ("large", "present", the
+    finding asked named) where it names the finding asked or no other finding."""
+    if item.kind != "yesno" or not item.aliases or label is None:
+        return False
+    asked = finding_stems(question)
+    denied: set[str] = set()
+    there: set[str] = set()
+    unseen: set[str] = set()
+    stated: set[str] = set()
+    for clause in _side_clauses(text):
+        sides = {_side_of(m) for m in _SIDE_WORD.finditer(clause)}
+        if len(sides) != 1 or _SIDE_OF_THE_VIEW.search(clause) or _SIDE_ASKED.search(clause):
+            continue
+        stems = finding_stems(clause)
+        no = _SIDE_DENIED.search(clause)
+        yes = _SIDE_THERE.search(clause)
+        named = bool(stems & asked)
+        if _SIDE_UNSEEN.search(clause):
+            unseen |= sides
+        elif no and not (yes and yes.start() < no.start()):
+            denied |= sides
+        elif yes and (named or not stems - asked - _SIDE_FILLER):
+            there |= sides
+            if named and yes:
+                stated |= sides  # "| Left pleura | moderate effusion |": the finding asked, there, by name
+    named_sides = {_side_of(m) for m in _SIDE_WORD.finditer(question)}
+    if not named_sides and label == item.aliases["nope"] and denied and unseen - denied:
+        return True  # "There is no effusion on the right, the left side is obscured.": one side not judged
+    if not denied or not there or denied == there:
+        return False
+    if not named_sides:  # (a side also called clear elsewhere, "| Left lung | clear |", still has what it names)
+        return label == item.aliases["nope"] and bool((there - denied) | stated)
+    side, = named_sides if len(named_sides) == 1 else (None,)
+    if side is None:
+        return False
+    says = "nope" if side in denied and side not in there else "yep" if side in there and side not in denied else None
+    return says is not None and label != item.aliases[says]
 
 
 def _another_side(text: str, question: str) -> bool:

@@ -14,7 +14,14 @@ import re
 from probe_ui.reading import overlap, subject, synonyms
 from probe_ui.reading.cleaning import after_restated_question, is_negated, mask_spans, norm, pattern, phrase_regex
 from probe_ui.reading.item import CLAUSE_OPENERS, MARKED_OPENERS, Item
-from probe_ui.reading.presence import CLAUSE_NEGATION, PRESENCE_QUESTION, another_finding, asked_finding, finding_stems
+from probe_ui.reading.presence import (
+    CLAUSE_NEGATION,
+    PRESENCE_QUESTION,
+    SIDE,
+    another_finding,
+    asked_finding,
+    finding_stems,
+)
 
 # idioms that open an affirmation without a yes ("No doubt a tension one, with mediastinal shift."): yes, when
 # nothing else in the reply answers
@@ -86,6 +93,29 @@ _FINDING_RESULT = re.compile(r"(?im)(?:^|(?<=[.;])[ \t]+)[ \t*_\-]*([^\W\d_][^\n
                              r"(positive|negative|confirmed|present|absent)\b|"
                              r"[ \t]+(present|absent)[ \t*_]*(?:[.;!]|$))")
 _RESULT_SAYS = {"positive": "yes", "confirmed": "yes", "present": "yes", "negative": "no", "absent": "no"}
+# a finding's field whose value is a bare answer word, closing its clause ("Pneumothorax: no.", "- Effusion: none",
+# "Fracture: yes;" to "Is there a pleural effusion?": the older near misses of the reviews); not "no change", "none
+# on the right" or a lead-in ("With that caveat: no, I don't see ...", held-out batch 112)
+_FINDING_WORD = re.compile(r"(?im)(?:^|(?<=[.;])[ \t]+)[ \t*_\-]*(?P<name>[^\W\d_][^\n:=.;]{1,40}?)"
+                           r"(?:[ \t*_]*[:=][ \t*_]*|(?P<dash>[ \t]+[\-\u2013\u2014]+[ \t]+)|"
+                           r"[ \t]*(?:\.\.\.|\u2026)[ \t]*)"
+                           r"(?P<value>yes|no|nope|none(?:[ \t]+seen)?|nil|not[ \t]+seen|seen|not[ \t]+present|"
+                           r"no[ \t]+evidence|"
+                           r"not[ \t]+identified)"
+                           r"[ \t*_]*(?=[.;!\n(]|\Z)")
+_WORD_SAYS = {"yes": "yes", "seen": "yes", "no": "no", "nope": "no", "none": "no", "none seen": "no", "nil": "no",
+              "not seen": "no",
+              "not present": "no", "no evidence": "no", "not identified": "no"}
+#: a reply this short may take its answer from any field in it
+_SHORT_REPLY_WORDS = 30
+# a field that gives the reply's answer, not a finding's ("Revised answer: Yes", "In short: yes", "Re-review: No.")
+_ANSWER_FIELD = re.compile(r"(?i)\b(?:answers?|verdict|impression|conclusions?|summary|short|word|therefore|thus|so|"
+                           r"hence|revised|revision|corrected|correction|amended|amendment|updated?|confirmed|"
+                           r"maintained|maintain|correct\w*|myself|re-?review(?:ed)?|re-?assess(?:ed|ment)?|re-?evaluation|final|bottom|"
+                           r"result|opinion|assessment|response|reply|decision|call|overall|question|mine|view|"
+                           # (nor a change's, "Interval change: none", "Degenerative changes: none", which say nothing
+                           # of another finding: the older near misses of the reviews)
+                           r"changes?|interval|progression|difference|comparison|prior|technique|quality)\b")
 _RESULT_FOR = re.compile(r"(?i)(?:[ \t]+for[ \t]+|[ \t]*:[ \t]*)(?:an?[ \t]+|the[ \t]+)?([^.;:!?\n]{1,80})")
 
 
@@ -116,7 +146,65 @@ def result_for_another_finding(text: str, item: Item, label: str | None = None) 
     own = {says for name, says in entries if finding_stems(name) & asked}
     if own:
         return len(own) > 1 or (label is not None and label not in own)
-    return any(another_finding(name, asked) for name in [*named, *(name for name, _ in entries)])
+    if any(another_finding(name, asked) for name in [*named, *(name for name, _ in entries)]):
+        return True
+    # fields answered by a bare word: one for another finding puts the reading in doubt, unless a field of the finding
+    # asked gives the reading itself ("Pleural effusion: none. Pneumothorax: no."), and so do two fields that share
+    # the question's words and answer differently
+    # (a field that may give the reading: in a short reply, or closing it; not a report's list of other findings
+    # above an answer given elsewhere, held-out batches 102-141)
+    short = len(text.split()) <= _SHORT_REPLY_WORDS
+    worded = [(m["name"], _WORD_SAYS[re.sub(r"\s+", " ", m["value"].casefold())])
+              for m in _FINDING_WORD.finditer(text)
+              if not _ANSWER_FIELD.search(m["name"]) and (short or not text[m.end():].strip(" \t\n.;,!*_"))
+              # (after a dash, a name of a few words, not a sentence: "That's a coronal reconstruction — yes.")
+              and not (m["dash"] and (len(m["name"].split()) > 3 or "'" in m["name"]))]
+    own = {says for name, says in worded if _field_of_asked(name, item.question, asked)}
+    if len(own) > 1:
+        return True  # "Fracture: yes. Displacement: none." to "Is the fracture displaced?": which field answers?
+    if label in own:
+        return False
+    # (only a field that says the reading: a report's "Stones or masses: None." under a yes is another finding's)
+    # (and one that names something: not a side alone, "Right: no. Left: yes.")
+    return any(says == label and finding_stems(name) and not _field_of_asked(name, item.question, asked)
+               for name, says in worded)
+
+
+# the question's words that ask a property of what it names ("Is the fracture displaced?", "... loculated?", "... under
+# tension?"), which a field naming only the thing ("Fracture: yes.") does not answer
+_PROPERTY = re.compile(r"(?i)\b(?:[a-z]+(?:ed|ing)|tension)\b")
+
+
+def _field_of_asked(name: str, question: str, asked: set[str]) -> bool:
+    """Whether a field's name is the finding the question asks, all of it: no word the question lacks ("Pleural
+    thickening", "Pericardial effusion" to "Is there a pleural effusion?", a hostile review), no side it does not
+    name ("Left effusion" to "... a right pleural effusion?"), no other organ's "-megaly" ("Hepatomegaly" to "Is the
+    spleen enlarged?"), and each property it asks ("Fracture" does not answer "Is the fracture displaced?")."""
+    said = finding_stems(name)
+    megaly = {w for w in said if w.endswith("megali")}
+    q = question.casefold()
+    if megaly and not ("enlarg" in asked and all(_MEGALY_ORGAN.get(w[:4], "\0") in q for w in megaly)):
+        return False
+    covered = (said - megaly) | ({"enlarg", *finding_stems(" ".join(_MEGALY_ORGAN.get(w[:4], "") for w in megaly))}
+                                 if megaly else set())
+    if not covered & asked or covered - asked - _DESCRIBING:
+        return False
+    if {m.group(0).casefold() for m in SIDE.finditer(name)} - {m.group(0).casefold() for m in SIDE.finditer(q)}:
+        return False
+    wanted = {w for m in _PROPERTY.finditer(question) for w in finding_stems(m.group(0))}
+    return not (wanted & asked) - covered
+
+
+# words a field's name may add to the finding asked without naming another ("Cirrhotic morphology: none." to "Is the
+# liver cirrhotic?")
+_DESCRIBING = frozenset(finding_stems("morphology morphologic appearance appearances sign signs feature features "
+                                      "evidence finding findings pattern degree grade amount size configuration "
+                                      "contour"))
+
+
+# the organ an "-megaly" names, by its first four letters (as :func:`probe_ui.reading.presence.finding_stems` spells
+# them)
+_MEGALY_ORGAN = {"card": "heart", "hepa": "liver", "sple": "spleen", "thyr": "thyroid"}
 
 
 # batch 90: "**It certainly does.**" to "Does this image show the kidney?": the question's own verb echoed as the whole

@@ -76,7 +76,8 @@ DOUBTS = {"refusal": "it declines", "reversal": "it changes its answer", "hedge"
           "supposed": "its answer word stands only where it is denied or supposed ('not the case in an adult')",
           "something else": "its 'no' opens a note on something else ('Displacement: no change, still 5 mm')",
           "another time": "its 'none' is of another study or someone else's report ('Splenomegaly: none, "
-                          "previously; now 16 cm')"}
+                          "previously; now 16 cm')",
+          "per side": "it gives a different result on each side ('none on the right, large on the left')"}
 
 
 @dataclass(frozen=True)
