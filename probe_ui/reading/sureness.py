@@ -1782,8 +1782,7 @@ def doubts(text: str, item: Item, method: str, label: str | None = None, *, refu
             and method not in {"exact", "structured"} and item.question and PRESENCE_QUESTION.search(item.question) \
             and still_there(t, item.question):
         found.append("contradiction")  # "No, the effusion has not resolved.", "Unresolved: no. The effusion persists."
-    if method not in {"exact", "structured"} | _DECLARED and item.question \
-            and _side_against(t, item.question, label, item):
+    if method not in _DECLARED and _side_against(t, item, label):
         found.append("per side")  # "| Pleural effusion | none on the right, large on the left |" read no
     if method == "label_word" and item.aliases and label == item.aliases["nope"] and _only_no_change(t, item):
         found.append("something else")  # "Left pleural effusion - no change from prior."
@@ -2337,10 +2336,11 @@ _SIDE_FILLER = frozenset(finding_stems("small moderate large massive mild trace 
 
 def _side_of(match: re.Match[str]) -> str:
     """"left" or "right", from the word or its letter ("R none, L large")."""
-    return {"l": "left", "r": "right"}.get((match.group(1) or match.group(2)).casefold(), match.group(0).casefold())
+    side = (match.group(1) or match.group(2)).casefold()
+    return {"l": "left", "r": "right"}.get(side, side)
 
 
-def _side_against(text: str, question: str, label: str | None, item: Item) -> bool:
+def _side_against(text: str, item: Item, label: str | None) -> bool:
     """Yes/no items: whether the reply gives the finding a different result on each side, against the reading
     ("| Pleural effusion | none on the right, large on the left |" read no to "Is there a pleural effusion?" or to
     "... a left pleural effusion?": the older near misses of the reviews). Where the question names no side, a
@@ -2348,7 +2348,8 @@ def _side_against(text: str, question: str, label: str | None, item: Item) -> bo
     that side is. A clause that names one side counts: denied there ("none", "clear", "no ..."; a denial after what it
     says is there, "moderate effusion that is not loculated", denies something else), or there ("large", "present", the
     finding asked named) where it names the finding asked or no other finding."""
-    if item.kind != "yesno" or not item.aliases or label is None:
+    question = item.question
+    if item.kind != "yesno" or not item.aliases or label is None or not question:
         return False
     asked = finding_stems(question)
     denied: set[str] = set()
@@ -2369,7 +2370,7 @@ def _side_against(text: str, question: str, label: str | None, item: Item) -> bo
             denied |= sides
         elif yes and (named or not stems - asked - _SIDE_FILLER):
             there |= sides
-            if named and yes:
+            if named:
                 stated |= sides  # "| Left pleura | moderate effusion |": the finding asked, there, by name
     named_sides = {_side_of(m) for m in _SIDE_WORD.finditer(question)}
     if not named_sides and label == item.aliases["nope"] and denied and unseen - denied:
@@ -2378,9 +2379,9 @@ def _side_against(text: str, question: str, label: str | None, item: Item) -> bo
         return False
     if not named_sides:  # (a side also called clear elsewhere, "| Left lung | clear |", still has what it names)
         return label == item.aliases["nope"] and bool((there - denied) | stated)
-    side, = named_sides if len(named_sides) == 1 else (None,)
-    if side is None:
+    if len(named_sides) != 1:
         return False
+    side = next(iter(named_sides))
     says = "nope" if side in denied and side not in there else "yep" if side in there and side not in denied else None
     return says is not None and label != item.aliases[says]
 
