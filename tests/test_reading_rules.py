@@ -14191,3 +14191,152 @@ def test_review_near_misses_of_sides_fields_denials_and_pairs(reply: str, kind: 
 ])
 def test_review_declines_in_other_words_are_flagged(reply: str) -> None:
     assert is_refusal(reply)
+
+
+# The sure errors a hostile review of 04b30cb left (19 of its 440 near misses), each now a guess, beside the readings
+# that stay sure.
+_LUNGS = ("Left lung", "Right lung")
+_LUNG_Q = "Which lung has the pneumothorax?"
+_AGE_GROUPS = ("child", "adult", "elderly")
+_AGE_GROUP_Q = "Which age group does this radiograph belong to? (Answer with child, adult, or elderly)"
+
+
+@pytest.mark.parametrize(("reply", "kind", "options", "question", "choice", "sure"), [
+    # a table with a column per side, a side's result after a comma, or named without a word of size
+    ("| Finding | Right | Left |\n|---|---|---|\n| Pleural effusion | none | moderate |", "yesno", (), _EFFUSION, "no",
+     False),
+    ("Pneumothorax: right none; left apical, small.", "yesno", (), _PTX, "no", False),
+    ("Right wrist: no fracture. Left wrist: distal radius fracture.", "yesno", (), "Is there a fracture?", "no", False),
+    ("Right hip: no osteoarthritis. Left hip: severe osteoarthritis with joint space loss.", "yesno", (),
+     "Is there hip osteoarthritis?", "no", False),
+    # ... and a declared answer against what the reply says on the side asked
+    ("No effusion on the right, large on the left. Answer: no.", "yesno", (), "Is there a left pleural effusion?",
+     "no", False),
+    # ... not where each side says the same, or the other side is normal
+    ("| Finding | Right | Left |\n|---|---|---|\n| Pneumothorax | small | none |\n| Pleural effusion | none | none |",
+     "yesno", (), _EFFUSION, "no", True),
+    ("Pneumothorax: right none; left none.", "yesno", (), _PTX, "no", True),
+    ("Right wrist: no fracture. Left wrist: normal.", "yesno", (), "Is there a fracture?", "no", True),
+    ("No effusion on the right, large on the left. Answer: yes.", "yesno", (), "Is there a left pleural effusion?",
+     "yes", True),
+    ("No effusion on the right or left. Answer: no.", "yesno", (), _EFFUSION, "no", True),
+    # ... nor a row of another finding or of a prior study in a table with a column per side, nor a declared answer
+    # to a question that names no side
+    ("Answer: No\n| Finding | Right | Left |\n|---|---|---|\n| Pleural effusion | none | none |\n"
+     "| Pleural thickening | none | mild |", "yesno", (), _EFFUSION, "no", True),
+    ("Answer: No\n| Finding | Right side | Left side |\n|---|---|---|\n| Effusion (prior) | moderate | none |\n"
+     "| Effusion (today) | none | none |", "yesno", (), _EFFUSION, "no", True),
+    ("Answer: No.\nLeft: previous pneumothorax, now re-expanded.\nRight: no pneumothorax.", "yesno", (), _PTX, "no",
+     True),
+    # an absence denied, against a "no"
+    ("The effusion is not absent.", "yesno", (), _EFFUSION, "no", False),
+    ("Not absent - a nodule is seen.", "yesno", (), "Is there a pulmonary nodule?", "no", False),
+    # ... not a sign of something else, nor the answer to a question that asks whether something is absent
+    ("No pneumothorax — lung markings are not absent at the apex; they run all the way to the chest wall.", "yesno",
+     (), _PTX, "no", True),
+    ("No, it's not absent — the corpus callosum is present but thin.", "yesno", (),
+     "Is the corpus callosum absent?", "no", True),
+    # a meaning offered ("can be seen with", "is sometimes seen in")
+    ("Blunting of the left costophrenic angle, which can be seen with a small effusion or pleural thickening.",
+     "yesno", (), _EFFUSION, "yes", False),
+    ("Fused physes; osteopenia, which is sometimes seen in the elderly.", "label", _AGE_GROUPS, _AGE_GROUP_Q,
+     "elderly", False),
+    ("Elderly. Osteopenia, which is often seen in this age group.", "label", _AGE_GROUPS, _AGE_GROUP_Q, "elderly",
+     True),
+    ("Thinking about the age here, the growth plates are wide open, so this is a child.", "label", _AGE_GROUPS,
+     _AGE_GROUP_Q, "child", True),
+    # two places in parallel, without "the" or over two sentences
+    ("There is contrast in arteries and veins.", "choice", _PHASES, _PHASE_Q, "A", False),
+    ("I can see contrast in the arteries. I can also see it in the veins.", "choice", _PHASES, _PHASE_Q, "A", False),
+    ("Contrast is in the arteries.", "choice", _PHASES, _PHASE_Q, "A", True),
+    # another finding's field answered "No evidence of."
+    ("Pneumothorax: No evidence of.", "yesno", (), _EFFUSION, "no", False),
+    ("Pleural effusion: No evidence of.", "yesno", (), _EFFUSION, "no", True),
+])
+def test_review_near_misses_seventh_round(reply: str, kind: str, options: tuple[str, ...], question: str,
+                                          choice: str | None, sure: bool) -> None:
+    labels = ABCD[:len(options)] if kind == "choice" else options if kind == "label" else YN
+    answer = extract(reply, kind, labels, options if kind == "choice" else (), question=question)
+    assert (answer.choice, answer.sure) == (choice, sure), answer
+
+
+_STONE_OPTIONS = ("Nephrolithiasis", "Ureteral tumor", "Pregnancy", "Prostatic enlargement")
+_STONE_Q = "What is the most likely cause of the hydronephrosis?"
+_CONTRAST_Q = "Is this CT scan image contrast-enhanced? (Answer with yes or no)"
+_HEART_SIZES = ("Normal", "Mildly enlarged", "Severely enlarged")
+
+
+@pytest.mark.parametrize(("reply", "kind", "options", "question", "choice", "sure", "refusal"), [
+    # held-out batch 146, measured once before any change of its own: the one sure reading of a reply that names no
+    # answer (questions worth asking, read as the option they name), the decline read as "no" through its Italian
+    # words, a decline and a withdrawal flagged the wrong way, and options called impossible
+    ("The obstruction is at the level of the distal ureter. In a young woman it's worth asking about pregnancy, in an "
+     "older man about prostate size, and a stone can happen to anyone.", "choice", _STONE_OPTIONS, _STONE_Q, "C",
+     False, False),
+    ("Mi dispiace, ma non riesco a vedere nessuna immagine allegata.", "yesno", (), _CONTRAST_Q, None, False, True),
+    ("Determination of the patient's sex is outside the scope of this image analysis.", "yesno", (),
+     "Is this patient female? (please answer yes/no)", None, False, True),
+    ("B. Mildly enlarged. Hmm, on an AP film the heart looks bigger than it is, so it could be normal — I can't decide "
+     "between A and B.", "choice", _HEART_SIZES, "How would you describe the heart size?", None, False, False),
+    ("**B.** After a right pneumonectomy there is no right lung left, so options A and D are impossible — and the "
+     "remaining left lung shows no cavity.", "choice",
+     ("Right upper lobe cavity", "Left lower lobe cavity", "No cavity", "Right lower lobe cavity"),
+     "Where is the cavitary lesion?", "B", True, False),
+    # ... and what bounds them: the answer given beside a question worth asking, an answer after an Italian aside, a
+    # choice put off for want of a view (a decline), the image blamed
+    ("A. Nephrolithiasis; in a young woman it is worth asking about pregnancy too.", "choice", _STONE_OPTIONS,
+     _STONE_Q, "A", True, False),
+    ("No, nessuna immagine di contrasto.", "yesno", (), _CONTRAST_Q, "no", True, False),
+    ("Non vedo alcuna immagine di frattura.", "yesno", (), "Is there a fracture?", "no", True, False),
+    ("A. Nephrolithiasis. Treatment planning is outside the scope of this assessment.", "choice", _STONE_OPTIONS,
+     _STONE_Q, "A", True, False),
+    ("B: a mass with these spiculations is impossible to call benign.", "choice", ("Benign", "Malignant"),
+     "Is this breast lesion benign or malignant?", "B", True, False),
+    ("I can't decide between A and B without a lateral view.", "choice", _HEART_SIZES,
+     "How would you describe the heart size?", None, False, True),
+    ("The image is too dark; I can't decide between A and B.", "choice", _HEART_SIZES,
+     "How would you describe the heart size?", None, False, True),
+])
+def test_held_out_146_readings_and_flags(reply: str, kind: str, options: tuple[str, ...], question: str,
+                                         choice: str | None, sure: bool, refusal: bool) -> None:
+    labels = ABCD[:len(options)] if kind == "choice" else options if kind == "label" else YN
+    answer = extract(reply, kind, labels, options if kind == "choice" else (), question=question)
+    assert (answer.choice, answer.sure, answer.refusal) == (choice, sure, refusal), answer
+
+
+_CHEST_FINDINGS = ("Cardiomegaly", "Pneumothorax", "Pleural effusion", "Normal study")
+_CHEST_Q = "What is the main finding on this chest radiograph?"
+_SYSTEMATIC = ("## Systematic read\n\n**A — Airway:** Trachea central. No mediastinal shift.\n\n**B — Breathing (lungs "
+               "and pleura):** A thin, sharp **visceral pleural line** runs parallel to the right chest wall. Lateral "
+               "to it there are **no lung markings**.\n\n**C — Circulation (heart and mediastinum):** Heart size "
+               "normal.\n\n**D — Diaphragm:** Both domes clear; costophrenic angles sharp — no effusion.\n\n---\n\n"
+               "## Main finding\n\n**B. Pneumothorax** — a right-sided pneumothorax, roughly 2.3 cm at the hilum.")
+_TUBE = ("Mid trachea, above the carina", "Right main bronchus", "Esophagus", "Left main bronchus")
+
+
+@pytest.mark.parametrize(("reply", "options", "question", "choice", "sure"), [
+    # held-out batch 145, measured once before any change of its own: its two sure wrong readings, a mnemonic's
+    # lettered headings read as the answer letter ("**A — Airway:**", now set aside: the answer under its heading is
+    # read) and a tube that "stays within the dark column
+    # of tracheal air" read as an answer kept ("it stays ...") over the declared "my answer is B"
+    (_SYSTEMATIC, _CHEST_FINDINGS, _CHEST_Q, "B", True),
+    ("I don't think the physician's answer is right. The tube is in the airway, not the oesophagus — but it has gone "
+     "too far, into the right main bronchus, so my answer is B.\n\nFollowing the tube down from the mouth, it stays "
+     "within the dark column of tracheal air and projects over the midline trachea through the upper chest.", _TUBE,
+     "Where is the tip of the endotracheal tube?", "B", True),
+    # ... and what bounds them: headings that are the options' own letters and texts, an answer that stays
+    ("**A — Cardiomegaly:** no, CTR 0.45.\n**B — Pneumothorax:** yes, right apical.\n**C — Pleural effusion:** no.\n"
+     "**D — Normal study:** no.\n\nAnswer: B.", _CHEST_FINDINGS, _CHEST_Q, "B", True),
+    ("I've looked again and it stays B.", _TUBE, "Where is the tip of the endotracheal tube?", "B", True),
+])
+def test_held_out_145_sure_errors_are_guesses(reply: str, options: tuple[str, ...], question: str,
+                                              choice: str | None, sure: bool) -> None:
+    answer = extract(reply, "choice", ABCD[:len(options)], options, question=question)
+    assert (answer.choice, answer.sure) == (choice, sure), answer
+
+
+def test_held_out_145_blurry_image_then_an_answer_is_flagged() -> None:
+    answer = extract("the image is really blurry and small so i am not sure, but it looks like a ct slice of the "
+                     "belly with the spine and kidneys, so yes.", "yesno", YN, (),
+                     question="Is this an abdominal CT? (Answer with yes or no)")
+    assert (answer.choice, answer.sure, answer.refusal) == ("yes", False, True)

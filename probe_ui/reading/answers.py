@@ -245,6 +245,7 @@ from probe_ui.reading.letters import (
     letter_text_conflict,
     letters_written_out,
     lone_letter,
+    mnemonic_letters,
     pair_conflict,
     tail_letter,
 )
@@ -633,8 +634,11 @@ def extract(text: str, kind: str, labels: Sequence[str], options: Sequence[str] 
         return Answer(None, "none", invalid=True, refusal=refusal)
     if pushback.no_single_answer(clean):
         # batch 32: "Between osteoarthritis and nothing at all, I can't choose.", "It's one of the other three.",
-        # "Your answer (C) and mine (A) are both reasonable", "so I'll withdraw my yes": no single answer
-        return Answer(None, "ambiguous", invalid=True, refusal=refusal)
+        # "Your answer (C) and mine (A) are both reasonable", "so I'll withdraw my yes": no single answer (and no
+        # decline where an answer given is doubted to close the reply: "B. Mildly enlarged. Hmm, ... so it could be
+        # normal — I can't decide between A and B.", held-out batch 146)
+        return Answer(None, "ambiguous", invalid=True,
+                      refusal=refusal and not _answered_not_declined(clean, item, None, "ambiguous"))
     revised = _revised_after_answer(clean, item, refusal, suggested)
     if revised is not None and _REVISED_PLAIN.search(clean) is None and _REVISED.search(clean) is not None \
             and _read(clean, item, refusal, suggested)[0] == revised:
@@ -773,7 +777,8 @@ def extract(text: str, kind: str, labels: Sequence[str], options: Sequence[str] 
         # batch 72: "The lesion has some benign features (oval shape) and some suspicious features (indistinct
         # margin). BI-RADS 4 — biopsy recommended.": features of two kinds weighed, no answer taken
         label, method = None, "ambiguous"
-    said = lexicon.foreign_yes_no(clean) if kind == "yesno" and method in _WORD_MENTIONS else None
+    said = lexicon.foreign_yes_no(clean) if kind == "yesno" and method in _WORD_MENTIONS \
+        and not (refusal and _opens_declining(clean)) else None
     if said is not None and item.aliases.get("yep" if said == "yes" else "nope", label) != label:
         # "Hayır, bu görüntü pelvisi göstermiyor." (Turkish: no, this image does not show the pelvis): the answer word
         # opening the reply decides, not a word of the question met in a language the rules do not read
@@ -841,7 +846,15 @@ def extract(text: str, kind: str, labels: Sequence[str], options: Sequence[str] 
         alt = synonyms.canonical(english, citem.narrow)
         if alt != clean or citem.option_map != item.option_map or citem.words != item.words:
             found, how = _read(alt, citem, refusal, suggested)
-            said = lexicon.foreign_yes_no(clean) if kind == "yesno" and english != clean else None
+            if refusal and found is not None and english != clean:
+                # held-out batch 146: "Mi dispiace, ma non riesco a vedere nessuna immagine allegata." read "no" from
+                # the decline's own "non": a decline in another language, its words taken out, names no answer
+                unsaid = lexicon.translate(mask_spans(clean, refusal_spans(clean)), yesno=kind == "yesno"
+                                           or yes_no_options)
+                if _read(synonyms.canonical(unsaid, citem.narrow), citem, refusal, suggested)[0] is None:
+                    found, how = None, "none"
+            said = lexicon.foreign_yes_no(clean) if kind == "yesno" and english != clean \
+                and not (refusal and _opens_declining(clean)) else None
             if said is not None:
                 found, how, partly_read = _opening_word_decides(alt, citem, item, said, found, how, refusal,
                                                                 suggested)
@@ -1143,6 +1156,13 @@ def _disclaimer_after_answer(clean: str, item: Item, label: str) -> bool:
     head = t[:first.start()]
     found, how = _read(head, item, False, None, corrections=False)
     return found == label and is_sure(head, item, how, found) and only_disclaims(t, first.start())
+
+
+def _opens_declining(clean: str) -> bool:
+    """Whether the reply's first word is inside a phrase that declines ("Non vedo nessuna immagine nel messaggio.",
+    a hostile review of held-out batch 146's fixes): its "Non" is no answer word."""
+    first = re.search(r"[^\W\d_]", clean)
+    return first is not None and any(a <= first.start() < b for a, b in refusal_spans(clean))
 
 
 def _answered_not_declined(clean: str, item: Item, label: str | None, method: str) -> bool:
@@ -1662,7 +1682,9 @@ def _read_choice(clean: str, item: Item, decl: Found, out_of_range: bool, refusa
     plain = mask_spans(clean, (*decl.hypotheses, *decl.rejected, *attributed_mentions(clean),
                                *open_whether_spans(clean)))
     # letters the reply rejects or only weighs ("Not A, but B.", "Between A and B, B.", "A or B? B.")
-    masked = mask_spans(plain, [*rejected_letters(plain, item), *question_sentences(plain)])
+    # (and a mnemonic's lettered headings, "**A — Airway:** ... **B — Breathing:** ...")
+    masked = mask_spans(plain, [*rejected_letters(plain, item), *question_sentences(plain),
+                                *mnemonic_letters(plain, item)])
     letters, oor = bare_letters(masked.strip(), item)
     entertained = entertained_labels(clean, item)
 

@@ -123,6 +123,25 @@ def head_letter(text: str, item: Item) -> str | None:
     return lab
 
 
+# a line that opens with a capital letter set off by a dash, colon or full stop, then a word ("**A — Airway:** ...")
+_LETTERED_LINE = re.compile(r"(?m)^[ \t>#*_\-]*([A-Z])[*_]*[ \t]*[\-\u2013\u2014:.)][ \t*_]*([^\W\d_][^\n]*)")
+
+
+def mnemonic_letters(text: str, item: Item) -> list[tuple[int, int]]:
+    """Where the reply's first lettered lines open with the letters A, B, C and on, in turn, each before a word that
+    is not its option's text: a mnemonic's headings ("**A — Airway:** ... **B — Breathing:** ... **C —
+    Circulation:** ...", held-out batch 145), whose letters are no answers. The spans of those letters."""
+    run: list[re.Match[str]] = []
+    for m in _LETTERED_LINE.finditer(text):
+        if m.group(1) != chr(ord("A") + len(run)):
+            break
+        run.append(m)
+    if len(run) < 3 or any(_names_option(m.group(2), lab, item) for m in run
+                           if (lab := item.letter(m.group(1))) is not None):
+        return []
+    return [m.span(1) for m in run]
+
+
 # a line that is only a short heading over the answer ("TL;DR", "Bottom line", "Verdict:"), its marks cleaned away
 # (words of two letters or more, unlike sureness's headings over advice: a lone letter on the first line is the answer)
 _HEADING = re.compile(r"[ \t>#*_]*(?:[A-Za-z][\w;&'\-]+[ \t]*){1,3}:?[ \t*_]*")

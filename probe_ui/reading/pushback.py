@@ -50,7 +50,12 @@ HELD = re.compile(
     r"differential)\b)"
     r"|\bstill\s+favou?rs"
     r"|i\s+(?:stay|stick)\s+with"
-    r"|(?:my\s+(?:final\s+|original\s+|initial\s+)?answer|it)\s+(?:stays|remains|stands)(?:\s+as)?"
+    r"|my\s+(?:final\s+|original\s+|initial\s+)?answer\s+(?:stays|remains|stands)(?:\s+as)?"
+    # (not where "it" is a thing that stays somewhere or some way: "it stays within the dark column of tracheal air",
+    # held-out batch 145)
+    r"|it\s+(?:stays|remains|stands)(?:\s+as)?(?!\s+(?:within|in|inside|over|above|below|at|on|to|along|beyond|"
+    r"behind|near|close|there|unchanged|stable|the|a|an|well|largely|mostly|slightly|intact|visible|patent|open|"
+    r"closed|clear|dark|bright|low|high|so|much|similar|about|around|roughly|constant)\b)"
     # batch 52: "I'd still say fluid in the lungs from heart failure: upper-lobe diversion, ..."
     r"|i(?:'d|\s+would)\s+still\s+(?:say|go\s+with|choose|pick)"
     r")[ \t]*[:,\u2013\u2014\-]?[ \t]*")

@@ -587,7 +587,15 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
     # (held-out batches 143-144: "non riesco a visualizzare l'immagine", "não consigo abrir a imagem")
     ("cannot-it", r"\bnon\s+(?:lo\s+)?so\b|\bnon\s+(?:posso|riesco\s+(?:\w+\s+)?a|sono\s+in\s+grado\s+di)\s+"
                   r"(?:\w+\s+){0,2}?(?:determinare|vedere|dire|"
-                  r"rispondere|valutare|identificare|visualizzare|aprire|caricare|leggere)\b",
+                  r"rispondere|valutare|identificare|visualizzare|aprire|caricare|leggere)\b"
+                  # (held-out batch 146: "non riesco a vedere nessuna immagine allegata", "non vedo alcuna immagine")
+                  # (not "non vedo alcuna immagine di frattura", "nessuna immagine nodulare": an "immagine" is a finding
+                  # too, a hostile review)
+                  r"|\bnon\s+vedo\s+(?:nessuna|alcuna|l')\s*immagine(?:\s+(?:allegata|caricata|inviata|ricevuta|"
+                  r"fornita))?(?:\s+(?:nel|in|della)\s+(?:messaggio|chat|conversazione|allegato|richiesta))?"
+                  r"(?=\s*(?:[.,;!?]|\Z))"
+                  r"|\bnessuna\s+immagine\s+(?:allegata|caricata|inviata|ricevuta|fornita)\b"
+                  r"|\bnessuna\s+risposta\s+(?:è\s+)?possibile\b",
      "Non lo so."),
     ("cannot-pt", r"\bn[ãa]o\s+sei\b|\bn[ãa]o\s+(?:posso|consigo|consegui|estou\s+conseguindo|foi\s+poss[íi]vel)\s+"
                   r"(?:\w+\s+){0,2}?(?:determinar|ver|dizer|responder|"
@@ -1124,6 +1132,10 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
      r"|\b" + _IMAGE + r"s?\s+(?:was\s+|were\s+)?not\s+received\b|\breport\s+(?:cannot|can't|could\s+not)\s+be\s+"
      r"generated\b"
      r"|\boutside\s+the\s+scope\s+of\s+this\s+(?:deployment|service|tool|system|gateway)\b"
+     # held-out batch 146: "Determination of the patient's sex is outside the scope of this image analysis." (the
+     # reply's first sentence: not "B. Female. Any comment on gender identity is outside the scope of this assistant.")
+     r"|\A[^.!?\n]{0,120}?\boutside\s+the\s+scope\s+of\s+this\s+(?:image\s+)?(?:analysis|assessment|review|"
+     r"assistant|model)\b"
      r"|\bno\s+interpretation\s+(?:is\s+)?(?:provided|given|offered)\b"
      r"|\bnot\s+an?\s+(?:image|imaging)\s+(?:series|study|file)\b[^.!?\n]{0,60}?" + _CANT
      + r"\s+(?:review|read|assess|interpret)\b",
@@ -1140,8 +1152,10 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
      r"\b(?:best\s+(?:estimate|guess)|within\s+(?:these|those|this|the)\s+limit(?:s|ations)"
      # batch 122: "Limited study: patient rotated, apices partly excluded. Most likely A. Left."
      r"|(?<=[.:;\n] )most\s+likely)\b"
-     r"|\b" + _IMAGE + r"\s+(?:is\s+)?(?:very\s+|too\s+|quite\s+)?" + _FAULT + r"\s*,?\s+so\s+(?:i'?m\s+|i\s+am\s+)?"
-     r"not\s+sure\b"
+     # (held-out batch 145: "the image is really blurry and small so i am not sure, but ...")
+     r"|\b" + _IMAGE + r"\s+(?:is\s+)?(?:very\s+|too\s+|quite\s+|really\s+|rather\s+|pretty\s+|so\s+)?" + _FAULT
+     + r"(?:\s+and\s+(?:very\s+|too\s+|quite\s+|really\s+)?(?:small|" + _FAULT + r"))?\s*,?\s+so\s+"
+     r"(?:i'?m\s+|i\s+am\s+)?not\s+sure\b"
      r"|" + _CANT + r"\s+(?:responsibly|safely|in\s+good\s+conscience)\s+(?:name|give|offer|make)\s+"
      r"(?:a|the|any|one)\s+(?:[\w\-]+\s+){0,2}?diagnos\w*"
      # batches 47-48: the markers not visible in the image received; the image compressed "so I can't be fully

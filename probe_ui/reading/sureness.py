@@ -59,7 +59,15 @@ from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
 from probe_ui.reading import lexicon, overlap, synonyms
-from probe_ui.reading.cleaning import RESTATED_QUESTION, SENTENCE_END, first_sentence, norm, pattern, phrase_regex
+from probe_ui.reading.cleaning import (
+    RESTATED_QUESTION,
+    SENTENCE_END,
+    first_sentence,
+    mask_spans,
+    norm,
+    pattern,
+    phrase_regex,
+)
 from probe_ui.reading.closings import negative_clauses, only_absent_or_normal, shows_predicate
 from probe_ui.reading.confidence import finding_odds
 from probe_ui.reading.declarations import last_declaration
@@ -1462,25 +1470,43 @@ _PARALLEL = (
     re.compile(r"(?i)\bboth[ \t]+(?:the[ \t]+)?" + _WORD_OF_PAIR + r"[ \t]+and[ \t]+(?:the[ \t]+)?" + _WORD_OF_PAIR),
     re.compile(r"(?i)\bthe[ \t]+" + _WORD_OF_PAIR + r"[ \t]+and[ \t]+the[ \t]+" + _WORD_OF_PAIR
                + r"[ \t]+(?:are|were)[ \t]+both\b"),
+    # (a hostile review of 04b30cb: "There is contrast in arteries and veins.", "I can see contrast in the arteries. I
+    # can also see it in the veins.")
+    re.compile(r"(?i)\b(?:in|within)[ \t]+(?:the[ \t]+)?" + _WORD_OF_PAIR + r"[ \t]+and[ \t]+(?:the[ \t]+)?"
+               + _WORD_OF_PAIR + r"(?=[ \t]*(?:[.,;:!?\n]|\Z))"),
+    re.compile(r"(?i)\b(?:in|within)[ \t]+(?:the[ \t]+)?" + _WORD_OF_PAIR + r"\.[ \t]+[^.!?\n]{0,40}\balso\b"
+               r"[^.!?\n]{0,30}\b(?:in|within)[ \t]+(?:the[ \t]+)?" + _WORD_OF_PAIR),
 )
 
 
 # what a finding may mean ("which could mean an older patient", "this may suggest a child"): the words after it
-_MAY_MEAN = re.compile(r"(?i)\b(?:which|this|that|it|these|they)[ \t]+(?:could|may|might)[ \t]+(?:well[ \t]+)?"
-                       r"(?:mean|suggest|imply|point[ \t]+to|indicate|represent|reflect)\b([^.;!?\n]*)")
+# (and, from a hostile review: "which can be seen with a small effusion or pleural thickening", "which is sometimes
+# seen in the elderly")
+_MAY_MEAN = re.compile(r"(?i)\b(?:which|this|that|it|these|they)[ \t]+(?:(?:could|may|might|can)[ \t]+(?:well[ \t]+)?"
+                       r"(?:mean|suggest|imply|point[ \t]+to|indicate|represent|reflect|be[ \t]+seen[ \t]+(?:with|in)|"
+                       r"occur[ \t]+(?:with|in))|(?:is|are)[ \t]+(?:sometimes|occasionally|often|also)[ \t]+"
+                       r"(?:seen|found)[ \t]+(?:with|in))\b([^.;!?\n]*)")
+
+
+# ... or a question worth asking ("In a young woman it's worth asking about pregnancy, in an older man about prostate
+# size, and a stone can happen to anyone.", held-out batch 146)
+_WORTH_ASKING = re.compile(r"(?i)\b(?:worth[ \t]+(?:asking[ \t]+about|considering|checking(?:[ \t]+for)?|excluding|"
+                           r"ruling[ \t]+out)|(?:ask|asking)[ \t]+about)\b([^.;:!?\n\u2013\u2014]*)")
 
 
 def _only_as_a_meaning(text: str, item: Item, label: str) -> bool:
     """A reading from where the answer's words occur, found in what a finding may mean ("The bones look a little
     osteopenic, which could mean an older patient or could simply reflect the exposure." read as elderly, held-out
-    batch 144): the reply offers it as one meaning of what it sees, not as its answer. Not where the reply states the
-    answer elsewhere too ("Elderly. Severe osteopenia, which could mean osteoporosis.": the meaning names nothing)."""
+    batch 144), or in a question worth asking ("In a young woman it's worth asking about pregnancy", held-out batch
+    146): the reply offers it as one meaning of what it sees, or a thing to check, not as its answer. Not where the
+    reply states the answer elsewhere too ("Elderly. Severe osteopenia, which could mean osteoporosis.": the meaning
+    names nothing)."""
     from probe_ui.reading.answers import extract  # the reader itself (it imports this module)
 
-    spans = [m.group(1) for m in _MAY_MEAN.finditer(text)]
+    spans = [m.group(1) for p in (_MAY_MEAN, _WORTH_ASKING) for m in p.finditer(text)]
     if not spans:
         return False
-    rest = _MAY_MEAN.sub(" ", text)
+    rest = _WORTH_ASKING.sub(" ", _MAY_MEAN.sub(" ", text))
     if label in named_in(rest, item):
         return False
     return any(extract(span, item.kind, item.labels, item.options, question=item.question).choice == label
@@ -1504,7 +1530,10 @@ def _one_of_a_pair(text: str, item: Item, label: str) -> bool:
     def names(word: str) -> bool:  # (an option's word by its first five letters: "arteries", "Arterial phase")
         return word.casefold()[:5] in own
 
-    return any(names(m.group(1)) != names(m.group(2)) for p in _PARALLEL for m in p.finditer(text))
+    pairs = [m for p in _PARALLEL for m in p.finditer(text) if names(m.group(1)) != names(m.group(2))]
+    # (not where the reply names the option outright besides: "Appendicitis — inflammation in the appendix and
+    # caecum.", a hostile review)
+    return bool(pairs) and label not in named_in(mask_spans(text, [m.span() for m in pairs]), item)
 
 
 def _offered_with_another(text: str, item: Item, label: str, method: str = "") -> bool:
@@ -1761,6 +1790,8 @@ def doubts(text: str, item: Item, method: str, label: str | None = None, *, refu
         found.append("negation")  # "The film hardly shows a fracture."
     elif method not in {"exact", "structured"} and "negation" not in found and _TWICE_DENIED.search(t):
         found.append("negation")  # "Certainly not not enlarged.": a denial denied (older near misses of the reviews)
+    elif item.kind == "yesno" and item.aliases and label == item.aliases["nope"] and _absence_denied(t, item):
+        found.append("negation")  # "The effusion is not absent." read no (a hostile review of 04b30cb)
     if method == "label_word" and _word_about_another(t, item, label):
         found.append("another finding")  # "- No pleural effusions.\nYes, the film is adequately inspired ..."
     if method in {"label_word", "final_verdict"} and _answers_its_own_question(t, item, label):
@@ -1782,7 +1813,7 @@ def doubts(text: str, item: Item, method: str, label: str | None = None, *, refu
             and method not in {"exact", "structured"} and item.question and PRESENCE_QUESTION.search(item.question) \
             and still_there(t, item.question):
         found.append("contradiction")  # "No, the effusion has not resolved.", "Unresolved: no. The effusion persists."
-    if method not in _DECLARED and _side_against(t, item, label):
+    if (method not in _DECLARED or _SIDE_WORD.search(item.question or "")) and _side_against(t, item, label):
         found.append("per side")  # "| Pleural effusion | none on the right, large on the left |" read no
     if method == "label_word" and item.aliases and label == item.aliases["nope"] and _only_no_change(t, item):
         found.append("something else")  # "Left pleural effusion - no change from prior."
@@ -2191,6 +2222,27 @@ _TWICE_DENIED = re.compile(r"(?i)(?:(?<!why[ \t])(?<!\byes,[ \t])(?<!\byes[ \t])
                            r"\bnot[ \t]+un[a-z]{3,}(?:ed|able)\b|"
                            r"n't[ \t]+(?:think|say|believe)[ \t]+(?:that[ \t]+)?(?:it's|it[ \t]+is|there's|"
                            r"there[ \t]+(?:is|are))[ \t]+(?:no|absent|none|not)\b")
+# an absence denied, against a "no" ("The effusion is not absent."); a "yes" it supports ("Not absent - a nodule is
+# seen."), and the caveat "a tiny effusion can't be excluded" leaves a "no" (held-out batches 90, 94)
+_NOT_ABSENT = re.compile(r"(?i)(?:\bnot|n't)[ \t]+absent\b")
+_ABSENCE_CLAUSE = re.compile(r"[.;,!?\n\u2013\u2014]|\s-\s")  # (not a colon: "Effusion: not absent.")
+
+
+def _absence_denied(text: str, item: Item) -> bool:
+    """Whether the reply says the finding asked is "not absent" ("The effusion is not absent."): not a sign of
+    something else ("lung markings are not absent", "the lung sliding isn't absent"), nor the answer to a question
+    that asks whether something is absent ("Is the corpus callosum absent?" "No, it's not absent")."""
+    question = item.question or ""
+    if "absent" in question.casefold():
+        return False
+    asked = finding_stems(question)
+    for m in _NOT_ABSENT.finditer(text):
+        start = max((c.end() for c in _ABSENCE_CLAUSE.finditer(text, 0, m.start())), default=0)
+        said = finding_stems(re.sub(r"(?i)\b[a-z]+ly\b", " ", text[start:m.start()]))
+        if said & asked or not said:  # (nothing named before it: "Not absent - a nodule is seen.", "Definitely not
+            # absent.")
+            return True
+    return False
 _SCANT = re.compile(r"(?i)\b[^\W\d_]+[ \t]+(?:hardly|scarcely)\b")  # (not the opening "Hardly - ...", a no)
 # a reply that opens by denying a noun phrase ("No meniscus", "No fracture of the scaphoid") and then turns ("but",
 # "however"): what it denies may be one sign or one place, and what it turns to may be the finding asked about (hostile
@@ -2285,12 +2337,13 @@ def _sign_denied_then_another(text: str, question: str) -> bool:
 # large"), what denies or clears it there, and the words that say something is there
 _SIDE_WORD = re.compile(r"(?i)\b(left|right)\b|(?-i:\b([RL])\b)")
 _SIDE_CLAUSES = re.compile(r"[,;.!?\n|()\u2013\u2014]|\s-\s|\b(?:but|while|whereas|although|though)\b", re.IGNORECASE)
+_TABLE_RULE = re.compile(r"\s*\|?[\s:\-|]+\Z")
 # a piece that is only a side, split from its result by a dash or a bracket ("Right — none", "Effusion (right): none")
 _SIDE_ONLY = re.compile(r"(?i)\A\W*(?:on[ \t]+the[ \t]+)?(?:left|right|(?-i:[RL]))(?:[ \t]+side)?\W*\Z")
 _SIDE_DENIED = re.compile(r"(?i)\b(?:no|none|not|nil|absent|without|clear|normal|negative|free|unremarkable|"
                           r"resolved|sharp)\b|n't\b")
 _SIDE_THERE = re.compile(r"(?i)\b(?:small|moderate|large|massive|mild|trace|tiny|big|present|seen|noted|visible|"
-                         r"persists?|persistent|yes|positive|blunted|blunting|loculated|layering)\b")
+                         r"persists?|persistent|yes|positive|blunted|blunting|loculated|layering|severe|extensive|marked)\b")
 # a side of the screen, not of the patient ("on the viewer's right side of the screen": held-out batches 131, 133)
 _SIDE_OF_THE_VIEW = re.compile(r"(?i)\b(?:viewer|screen|convention|displayed|display|appears?|monitor|image's|"
                                r"patient's)\b")
@@ -2303,13 +2356,30 @@ _SIDE_UNSEEN = re.compile(r"(?i)\b(?:obscured|hidden|not[ \t]+(?:well[ \t]+)?(?:
                           r"(?:can(?:no|')t|unable[ \t]+to)[ \t]+(?:be[ \t]+)?(?:assess|judge|evaluat|see|seen)\w*)")
 
 
-def _side_clauses(text: str) -> Iterator[str]:
+def _side_clauses(text: str, asked: set[str]) -> Iterator[str]:
     """The reply's clauses for :func:`_side_against`; a table row that names one side in a cell of its own is one
-    clause ("| Right | none |", "| Left pleura | moderate effusion |"), and a side split from its result by a dash or
-    a bracket goes with the piece after it ("Right — none", "Effusion (right): none"), so the side and its result stay
-    together."""
+    clause ("| Right | none |", "| Left pleura | moderate effusion |"), a row of a table with a column per side is
+    one clause a side ("| Finding | Right | Left |" over "| Pleural effusion | none | moderate |"), and a side split
+    from its result by a dash, a bracket or a comma goes with the piece after it ("Right — none", "Effusion (right):
+    none", "left apical, small"), so the side and its result stay together."""
+    columns: dict[int, str] = {}  # a table's columns headed by a side ("| Finding | Right | Left |")
     for line in text.splitlines():
         cells = [c.strip() for c in line.split("|") if c.strip()]
+        if "|" not in line:
+            columns = {}
+        elif columns and not _TABLE_RULE.match(line):
+            row = [c.strip() for c in line.strip().strip("|").split("|")]  # (empty cells kept: the columns hold)
+            # (only a row of the finding asked, nothing else: not "Pleural thickening", "Effusion (prior)")
+            if row and (stems := finding_stems(row[0])) and stems <= asked:
+                yield from (f"{row[0]} {side} {row[i]}" for i, side in columns.items() if 0 < i < len(row))
+            continue
+        if "|" in line:
+            row = [c.strip(" *_") for c in line.strip().strip("|").split("|")]
+            heads = {i: _side_of(m) for i, c in enumerate(row) if _SIDE_ONLY.match(c)
+                     and (m := _SIDE_WORD.search(c)) is not None}
+            if len(heads) == 2 and len(set(heads.values())) == 2 and 0 not in heads:
+                columns = heads
+                continue
         named = [{_side_of(m) for m in _SIDE_WORD.finditer(c)} for c in cells]
         if "|" in line and (any(_SIDE_ONLY.match(c.strip("*_ ")) for c in cells) or (
                 len(cells) <= 3 and sum(bool(n) for n in named) == 1 and max(len(n) for n in named) == 1)):
@@ -2320,8 +2390,17 @@ def _side_clauses(text: str) -> Iterator[str]:
             if _SIDE_ONLY.match(piece):
                 carried += piece + " "
                 continue
-            yield carried + piece
+            if carried and (_SIDE_ONLY.match(carried) or not _SIDE_WORD.search(piece)):
+                yield carried + piece  # "Right — none"; "left apical, small": a side, where, then its result
+                carried = ""
+                continue
+            if carried:
+                yield carried
             carried = ""
+            if _SIDE_WORD.search(piece) and not (_SIDE_DENIED.search(piece) or _SIDE_THERE.search(piece)):
+                carried = piece + " "
+                continue
+            yield piece
         if carried:
             yield carried
 
@@ -2330,7 +2409,8 @@ def _side_clauses(text: str) -> Iterator[str]:
 # small one", "Left lung: moderate effusion")
 _SIDE_FILLER = frozenset(finding_stems("small moderate large massive mild trace tiny big present seen noted visible "
                                        "persist persists persistent left right side sided again also still only one "
-                                       "yes positive blunted blunting loculated layering amount volume bit rim lung "
+                                       "yes positive blunted blunting loculated layering severe extensive marked "
+                                       "amount volume bit rim lung "
                                        "hemithorax base apex apical basal zone chest"))
 
 
@@ -2356,7 +2436,7 @@ def _side_against(text: str, item: Item, label: str | None) -> bool:
     there: set[str] = set()
     unseen: set[str] = set()
     stated: set[str] = set()
-    for clause in _side_clauses(text):
+    for clause in _side_clauses(text, asked):
         sides = {_side_of(m) for m in _SIDE_WORD.finditer(clause)}
         if len(sides) != 1 or _SIDE_OF_THE_VIEW.search(clause) or _SIDE_ASKED.search(clause):
             continue
@@ -2372,6 +2452,9 @@ def _side_against(text: str, item: Item, label: str | None) -> bool:
             there |= sides
             if named:
                 stated |= sides  # "| Left pleura | moderate effusion |": the finding asked, there, by name
+        elif not no and asked <= stems:
+            there |= sides  # "Left wrist: distal radius fracture.": all the finding asked, named and not denied
+            stated |= sides
     named_sides = {_side_of(m) for m in _SIDE_WORD.finditer(question)}
     if not named_sides and label == item.aliases["nope"] and denied and unseen - denied:
         return True  # "There is no effusion on the right, the left side is obscured.": one side not judged

@@ -53,7 +53,8 @@ _LETTER_REJECTED = re.compile(
     r"(?:\b(?i:not|rather\s+than|instead\s+of|other\s+than|excluding|except)[ \t]+(?:(?i:option|choice|letter|"
     r"answer)[ \t]+)?[(\[]?([A-Z])\b[)\]]?(?![\w'\-])"
     r"|[(\[]?\b([A-Z])\b[)\]]?(?:[ \t]*:[^.;\n]{0,120}?)?[ \t]+(?i:is|was|seems|appears|looks)[ \t]+(?i:not\b|"
-    r"wrong|incorrect|unlikely|less\s+likely|excluded|ruled\s+out|inaccurate|false)"
+    r"wrong|incorrect|unlikely|less\s+likely|excluded|ruled\s+out|inaccurate|false|"
+    r"impossible(?![ \t]+(?:to|for|that|with|if|unless|without)\b))"
     r"|[(\[]?\b([A-Z])\b[)\]]?[ \t]+(?i:isn't|wasn't|can\s+be\s+(?:excluded|ruled\s+out)))"
 )
 # several letters rejected at once: "A and B can be excluded", "A, B and D are wrong" (a chain of letters, found
@@ -61,7 +62,9 @@ _LETTER_REJECTED = re.compile(
 _LETTER_CHAIN = re.compile(r"(?<![\w'])(?:(?i:options?|choices?)[ \t]+)?[A-Z](?:[ \t]*(?:,|(?i:and|or)\b|&|/)[ \t]*"
                            r"[A-Z](?![\w']))+")
 _CHAIN_REJECTED = re.compile(r"[ \t]+(?i:are|were|can\s+(?:both\s+|all\s+)?be|could\s+be|seem|look)[ \t]+"
-                             r"(?i:not\b|wrong|incorrect|unlikely|excluded|ruled\s+out|less\s+likely|inaccurate|false)")
+                             # (held-out batch 146: "so options A and D are impossible")
+                             r"(?i:not\b|wrong|incorrect|unlikely|excluded|ruled\s+out|less\s+likely|inaccurate|false|"
+                             r"impossible(?![ \t]+(?:to|for|that|with|if|unless|without)\b))")
 # "Excluding A, C and D leaves B.", "Ruling out A and B, ...": a chain of letters after a word that rejects them
 _CHAIN_REJECTED_BEFORE = re.compile(r"(?i)\b(?:not|excluding|except|eliminating|ruling\s+out|rule\s+out|ruled\s+out|"
                                     r"rather\s+than|instead\s+of|other\s+than)[ \t]+(?:(?:options?|choices?)[ \t]+)?$")

@@ -100,12 +100,12 @@ _FINDING_WORD = re.compile(r"(?im)(?:^|(?<=[.;])[ \t]+)[ \t*_\-]*(?P<name>[^\W\d
                            r"(?:[ \t*_]*[:=][ \t*_]*|(?P<dash>[ \t]+[\-\u2013\u2014]+[ \t]+)|"
                            r"[ \t]*(?:\.\.\.|\u2026)[ \t]*)"
                            r"(?P<value>yes|no|nope|none(?:[ \t]+seen)?|nil|not[ \t]+seen|seen|not[ \t]+present|"
-                           r"no[ \t]+evidence|"
+                           r"no[ \t]+evidence(?:[ \t]+of)?|"
                            r"not[ \t]+identified)"
                            r"[ \t*_]*(?=[.;!\n(]|\Z)")
 _WORD_SAYS = {"yes": "yes", "seen": "yes", "no": "no", "nope": "no", "none": "no", "none seen": "no", "nil": "no",
               "not seen": "no",
-              "not present": "no", "no evidence": "no", "not identified": "no"}
+              "not present": "no", "no evidence": "no", "no evidence of": "no", "not identified": "no"}
 #: a reply this short may take its answer from any field in it
 _SHORT_REPLY_WORDS = 30
 # a field that gives the reply's answer, not a finding's ("Revised answer: Yes", "In short: yes", "Re-review: No.")
@@ -164,6 +164,8 @@ def result_for_another_finding(text: str, item: Item, label: str | None = None) 
         return True  # "Fracture: yes. Displacement: none." to "Is the fracture displaced?": which field answers?
     if label in own:
         return False
+    if own and label is not None:
+        return True  # "Effusion: no evidence of. Consolidation: yes, right lower lobe." read yes (a hostile review)
     # (only a field that says the reading: a report's "Stones or masses: None." under a yes is another finding's)
     # (and one that names something: not a side alone, "Right: no. Left: yes.")
     return any(says == label and finding_stems(name) and not _field_of_asked(name, item.question, asked)
