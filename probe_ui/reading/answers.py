@@ -777,8 +777,7 @@ def extract(text: str, kind: str, labels: Sequence[str], options: Sequence[str] 
         # batch 72: "The lesion has some benign features (oval shape) and some suspicious features (indistinct
         # margin). BI-RADS 4 — biopsy recommended.": features of two kinds weighed, no answer taken
         label, method = None, "ambiguous"
-    said = lexicon.foreign_yes_no(clean) if kind == "yesno" and method in _WORD_MENTIONS \
-        and not (refusal and _opens_declining(clean)) else None
+    said = _foreign_opening(clean, refusal) if kind == "yesno" and method in _WORD_MENTIONS else None
     if said is not None and item.aliases.get("yep" if said == "yes" else "nope", label) != label:
         # "Hayır, bu görüntü pelvisi göstermiyor." (Turkish: no, this image does not show the pelvis): the answer word
         # opening the reply decides, not a word of the question met in a language the rules do not read
@@ -853,8 +852,7 @@ def extract(text: str, kind: str, labels: Sequence[str], options: Sequence[str] 
                                            or yes_no_options)
                 if _read(synonyms.canonical(unsaid, citem.narrow), citem, refusal, suggested)[0] is None:
                     found, how = None, "none"
-            said = lexicon.foreign_yes_no(clean) if kind == "yesno" and english != clean \
-                and not (refusal and _opens_declining(clean)) else None
+            said = _foreign_opening(clean, refusal) if kind == "yesno" and english != clean else None
             if said is not None:
                 found, how, partly_read = _opening_word_decides(alt, citem, item, said, found, how, refusal,
                                                                 suggested)
@@ -1158,11 +1156,15 @@ def _disclaimer_after_answer(clean: str, item: Item, label: str) -> bool:
     return found == label and is_sure(head, item, how, found) and only_disclaims(t, first.start())
 
 
-def _opens_declining(clean: str) -> bool:
-    """Whether the reply's first word is inside a phrase that declines ("Non vedo nessuna immagine nel messaggio.",
-    a hostile review of held-out batch 146's fixes): its "Non" is no answer word."""
-    first = re.search(r"[^\W\d_]", clean)
-    return first is not None and any(a <= first.start() < b for a, b in refusal_spans(clean))
+def _foreign_opening(clean: str, refusal: bool) -> str | None:
+    """The yes or no word of another language the reply opens with (:func:`lexicon.foreign_yes_no`), unless that
+    word opens a phrase that declines ("Non vedo nessuna immagine nel messaggio.", a hostile review of held-out batch
+    146's fixes): its "Non" is no answer word."""
+    if refusal:
+        first = re.search(r"[^\W\d_]", clean)
+        if first is not None and any(a <= first.start() < b for a, b in refusal_spans(clean)):
+            return None
+    return lexicon.foreign_yes_no(clean)
 
 
 def _answered_not_declined(clean: str, item: Item, label: str | None, method: str) -> bool:

@@ -2364,27 +2364,26 @@ def _side_clauses(text: str, asked: set[str]) -> Iterator[str]:
     none", "left apical, small"), so the side and its result stay together."""
     columns: dict[int, str] = {}  # a table's columns headed by a side ("| Finding | Right | Left |")
     for line in text.splitlines():
-        cells = [c.strip() for c in line.split("|") if c.strip()]
         if "|" not in line:
             columns = {}
-        elif columns and not _TABLE_RULE.match(line):
+        else:
             row = [c.strip() for c in line.strip().strip("|").split("|")]  # (empty cells kept: the columns hold)
-            # (only a row of the finding asked, nothing else: not "Pleural thickening", "Effusion (prior)")
-            if row and (stems := finding_stems(row[0])) and stems <= asked:
-                yield from (f"{row[0]} {side} {row[i]}" for i, side in columns.items() if 0 < i < len(row))
-            continue
-        if "|" in line:
-            row = [c.strip(" *_") for c in line.strip().strip("|").split("|")]
-            heads = {i: _side_of(m) for i, c in enumerate(row) if _SIDE_ONLY.match(c)
+            if columns and not _TABLE_RULE.match(line):
+                # (only a row of the finding asked, nothing else: not "Pleural thickening", "Effusion (prior)")
+                if (stems := finding_stems(row[0])) and stems <= asked:
+                    yield from (f"{row[0]} {side} {row[i]}" for i, side in columns.items() if 0 < i < len(row))
+                continue
+            heads = {i: _side_of(m) for i, c in enumerate(row) if _SIDE_ONLY.match(c.strip("*_ "))
                      and (m := _SIDE_WORD.search(c)) is not None}
             if len(heads) == 2 and len(set(heads.values())) == 2 and 0 not in heads:
                 columns = heads
                 continue
-        named = [{_side_of(m) for m in _SIDE_WORD.finditer(c)} for c in cells]
-        if "|" in line and (any(_SIDE_ONLY.match(c.strip("*_ ")) for c in cells) or (
-                len(cells) <= 3 and sum(bool(n) for n in named) == 1 and max(len(n) for n in named) == 1)):
-            yield " ".join(cells)
-            continue
+            cells = [c for c in row if c]
+            named = [{_side_of(m) for m in _SIDE_WORD.finditer(c)} for c in cells]
+            if any(_SIDE_ONLY.match(c.strip("*_ ")) for c in cells) or (
+                    len(cells) <= 3 and sum(bool(n) for n in named) == 1 and max(len(n) for n in named) == 1):
+                yield " ".join(cells)
+                continue
         carried = ""
         for piece in _SIDE_CLAUSES.split(line):
             if _SIDE_ONLY.match(piece):

@@ -160,12 +160,10 @@ def result_for_another_finding(text: str, item: Item, label: str | None = None) 
               # (after a dash, a name of a few words, not a sentence: "That's a coronal reconstruction — yes.")
               and not (m["dash"] and (len(m["name"].split()) > 3 or "'" in m["name"]))]
     own = {says for name, says in worded if _field_of_asked(name, item.question, asked)}
-    if len(own) > 1:
-        return True  # "Fracture: yes. Displacement: none." to "Is the fracture displaced?": which field answers?
-    if label in own:
-        return False
-    if own and label is not None:
-        return True  # "Effusion: no evidence of. Consolidation: yes, right lower lobe." read yes (a hostile review)
+    if own:
+        # "Fracture: yes. Displacement: none." to "Is the fracture displaced?": which field answers?; "Effusion: no
+        # evidence of. Consolidation: yes, right lower lobe." read yes (a hostile review): against its own field
+        return len(own) > 1 or (label is not None and label not in own)
     # (only a field that says the reading: a report's "Stones or masses: None." under a yes is another finding's)
     # (and one that names something: not a side alone, "Right: no. Left: yes.")
     return any(says == label and finding_stems(name) and not _field_of_asked(name, item.question, asked)
