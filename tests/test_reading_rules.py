@@ -14340,3 +14340,170 @@ def test_held_out_145_blurry_image_then_an_answer_is_flagged() -> None:
                      "belly with the spine and kidneys, so yes.", "yesno", YN, (),
                      question="Is this an abdominal CT? (Answer with yes or no)")
     assert (answer.choice, answer.sure, answer.refusal) == ("yes", False, True)
+
+
+_MASSES = ("Granuloma", "Primary lung cancer", "Metastasis", "Hamartoma")
+_MASS_Q = "What is the lesion in the right upper lobe?"
+_BOWEL_Q = "What is the most likely cause of this small-bowel obstruction?"
+_DR_Q = "Does this fundus photograph show proliferative or non-proliferative diabetic retinopathy?"
+_PNEUMOCONIOSES = ("Sarcoidosis", "Lymphoma", "Unknown", "Tuberculosis", "Silicosis")
+
+
+@pytest.mark.parametrize(("reply", "options", "question", "suggested", "choice", "sure"), [
+    # held-out batch 147, measured once before any change of its own: its three sure errors. The physician's answer
+    # named in their words after a disagreement ("I disagree with the physician's adhesions") is theirs, not the
+    # reply's; "nothing here that I'd call non-proliferative" denies it; a confirmation withheld is no agreement
+    ("I disagree with the physician's adhesions. What I see is a loop of bowel herniating through the right inguinal "
+     "canal into the scrotum, with a beak at the neck and dilated loops upstream. This is a strangulated groin hernia "
+     "rather than adhesive obstruction.", BOWEL, _BOWEL_Q, "A", "B", True),
+    ("There's nothing here that I'd call non-proliferative: a frond of new vessels lifts off the disc and there's a "
+     "pre-retinal haemorrhage below the arcade.", DR2, _DR_Q, None, "A", False),
+    ("The physician has suggested metastasis. What I can see is a solitary 2.1 cm nodule in the right upper lobe with "
+     "a lobulated margin and no calcification. That description fits a primary lung cancer, a solitary metastasis and "
+     "even an atypical hamartoma without fat. I can't confirm the physician's answer, and I can't point to a better "
+     "option either.", _MASSES, _MASS_Q, "C", None, False),
+    # ... and what bounds them: an agreement stands, also one that cannot be stronger
+    ("I agree with the physician.", _MASSES, _MASS_Q, "C", "C", True),
+    ("I can't agree with the physician more: metastasis.", _MASSES, _MASS_Q, "C", "C", True),
+    # its answers in a report's field ("Reply to the question: B. ...") and a final pick ("➡️ **Final pick: E.
+    # Silicosis**"), with limitations, disclaimers and a ranked list around them (b147-0043, b147-0020)
+    ("Clinical question: What is the lesion in the right upper lobe?\nTechnique: single image supplied, no "
+     "prior studies or clinical details available.\n\nObservations:\nThere is a 3.4 cm spiculated mass in "
+     "the right upper lobe with pleural tethering and a small area of cavitation. The right hilar and "
+     "paratracheal nodes are enlarged. No other nodules are seen in either lung.\n\nOpinion:\nA solitary "
+     "spiculated mass with nodal spread is a primary lung cancer rather than a metastasis, which is usually "
+     "multiple and smooth.\n\nReply to the question: B. Primary lung cancer\n\nLimitations: A single still "
+     "frame without prior studies limits how far this can be pushed, so comparison with older imaging would "
+     "be the quickest way to firm it up.\n\nThis analysis is for informational purposes only and is not a "
+     "substitute for a qualified clinician's review.\n\nA more experienced reader might add nuance on "
+     "grading or extent, but the answer to the question as asked is not in doubt from what is shown. I "
+     "reviewed the image systematically, starting with the technical factors and then moving region by "
+     "region before returning to the area the question is about.",
+     _MASSES, _MASS_Q, None, "B", True),
+    ("Here is how I would rank the choices for this image:\n\n1. **E — Silicosis** — most likely. "
+     "Upper-zone nodules with progressive massive fibrosis and eggshell nodal calcification suggest "
+     "silicosis, particularly with an occupational history of quarrying or sandblasting.\n2. Sarcoidosis "
+     "— less likely.\n3. Lymphoma — unlikely.\n4. Unknown — a distant possibility.\n5. "
+     "Tuberculosis — very unlikely.\n\nWhat drives the ranking: Innumerable small, well-defined nodules "
+     "predominate in both upper zones, with large conglomerate masses forming in the posterior upper lobes. "
+     "The hilar nodes have eggshell calcification. There is emphysema around the conglomerate masses.\n\nA "
+     "single still frame without prior studies limits how far this can be pushed, so comparison with older "
+     "imaging would be the quickest way to firm it up. Artefact, overlapping structures and patient habitus "
+     "are the usual sources of error with this type of image, and none of them can be fully excluded from "
+     "one frame.\n\n➡️ **Final pick: E. Silicosis**\n\nThe key discriminating features are visible "
+     "clearly enough that I do not think a better-quality copy would change the answer.",
+     _PNEUMOCONIOSES, "What is the most likely diagnosis?", None, "E", True),
+])
+def test_held_out_147_sure_errors_and_answer_fields(reply: str, options: tuple[str, ...], question: str,
+                                                    suggested: str | None, choice: str | None, sure: bool) -> None:
+    answer = extract(reply, "choice", ABCDE[:len(options)], options, question=question, suggested=suggested)
+    assert (answer.choice, answer.sure) == (choice, sure), answer
+
+
+_HIPS = ("Left hip", "Right hip", "Both hips", "Neither hip")
+
+
+@pytest.mark.parametrize(("reply", "choice", "sure"), [
+    # held-out batch 150, measured once before any change of its own: its one sure over-read, an answer of one side
+    # with the other side said to show the finding too, is a guess
+    ("Answer: Left hip\nThe right femoral head also shows subchondral sclerosis and early flattening.", "A", False),
+    ("Left hip (A). There is also early sclerosis in the right femoral head.", "A", False),
+    # ... not where the other side is called normal, spared or free of it
+    ("Answer: Left hip\nThe right hip also looks normal.", "A", True),
+    ("Answer: Left hip\nThe right femoral head is also free of sclerosis.", "A", True),
+    # (a hostile review: "right" that is no side, the other side only looked at, another condition there)
+    ("Left hip. Right away I also noticed the crescent.", "A", True),
+    ("Left hip. I also checked the right side carefully.", "A", True),
+    ("A. Left hip. There is also a right total hip arthroplasty.", "A", True),
+])
+def test_held_out_150_other_side_too_is_a_guess(reply: str, choice: str, sure: bool) -> None:
+    answer = extract(reply, "choice", ABCD, _HIPS, question="Which hip shows avascular necrosis?")
+    assert (answer.choice, answer.sure) == (choice, sure), answer
+    assert ("other side" in doubts(reply, get_item("choice", ABCD, _HIPS, "Which hip shows avascular necrosis?"),
+                                   answer.method, answer.choice)) != sure
+
+
+@pytest.mark.parametrize(("reply", "kind", "options", "question", "refusal"), [
+    # held-out batch 150's flags: a French decline, a judgement withheld for the image sent, an image-quality field
+    # with the fault in brackets before a best estimate
+    ("Désolé, je ne peux pas analyser cette image.", "yesno", (), "Is this a sagittal image? (please answer yes/no)",
+     True),
+    ("I can't weigh in on the physician's choice of focal nodular hyperplasia — the image attached is an MRI of the "
+     "knee, not a liver study.", "choice", ("Hepatic cyst", "Hemangioma", "Hepatocellular carcinoma",
+                                             "Focal nodular hyperplasia"), "What is the liver lesion?", True),
+    ("Image quality: suboptimal (motion blur).\nBest estimate: D. Neonate", "choice",
+     ("Adult", "Adolescent", "Child", "Neonate"), "Which age group fits this radiograph?", True),
+    # ... not a judgement withheld on something else, nor a quality field that finds no fault
+    ("I can't weigh in on treatment, but this is a hemangioma (B).", "choice",
+     ("Hepatic cyst", "Hemangioma", "Hepatocellular carcinoma", "Focal nodular hyperplasia"),
+     "What is the liver lesion?", False),
+    ("Image quality: good (no motion).\nBest estimate: D. Neonate", "choice",
+     ("Adult", "Adolescent", "Child", "Neonate"), "Which age group fits this radiograph?", False),
+    # (a hostile review: an earlier image's quality, a fault said not to matter, a judgement withheld on something
+    # else, a French "cannot read it otherwise")
+    ("Prior image quality: suboptimal (motion blur); current image is sharp. Answer: D", "choice",
+     ("Adult", "Adolescent", "Child", "Neonate"), "Which age group fits this radiograph?", False),
+    ("Image quality: limited (low resolution) — the growth plates are still clearly open: Child (C)", "choice",
+     ("Adult", "Adolescent", "Child", "Neonate"), "Which age group fits this radiograph?", False),
+    ("No fracture. I can't weigh in on soft tissue injury, as the radiograph doesn't show ligaments.", "yesno", (),
+     "Is there a fracture? (please answer yes/no)", False),
+    ("I can't weigh in on management — the image shows a clear central scar, so D.", "choice",
+     ("Hepatic cyst", "Hemangioma", "Hepatocellular carcinoma", "Focal nodular hyperplasia"),
+     "What is the liver lesion?", False),
+    ("Non. Je ne peux pas interpréter ceci comme une coupe sagittale.", "yesno", (),
+     "Is this a sagittal image? (please answer yes/no)", False),
+    ("Je ne peux pas lire cette radiographie autrement : il y a une fracture déplacée. Oui.", "yesno", (),
+     "Is there a fracture? (please answer yes/no)", False),
+])
+def test_held_out_150_declines_are_flagged(reply: str, kind: str, options: tuple[str, ...], question: str,
+                                           refusal: bool) -> None:
+    labels = ABCD[:len(options)] if kind == "choice" else YN
+    assert extract(reply, kind, labels, options, question=question).refusal is refusal
+
+
+@pytest.mark.parametrize(("reply", "kind", "options", "question", "suggested", "choice", "sure", "refusal"), [
+    # held-out batch 149, measured once before any change of its own: its one sure wrong reading, a Chinese
+    # disagreement with the physician's answer (A, adhesions) read as that answer; now the correct answer it declares
+    ("**结论：我不同意医生给出的答案（A，粘连）。正确答案应为 C，胆石性肠梗阻。**", "choice", BOWEL,
+     "What is the most likely cause of this small-bowel obstruction?", "A", "C", True, False),
+    # ... the disagreement alone names no answer of the reply's own; an agreement still agrees
+    ("结论：我不同意医生给出的答案（A，粘连）。", "choice", BOWEL,
+     "What is the most likely cause of this small-bowel obstruction?", "A", None, False, False),
+    ("我同意医生的答案。", "choice", BOWEL, "What is the most likely cause of this small-bowel obstruction?", "A", "A",
+     True, False),
+    # a Spanish decline's "ninguna imagen" (no image) is no answer word
+    ("Lo siento, pero no puedo ver ninguna imagen en tu mensaje; solo recibí el texto de la pregunta. Si vuelves a "
+     "adjuntar la imagen, te diré si está en el plano coronal.", "yesno", (),
+     "Is this image in the coronal plane? (please answer yes/no)", None, None, False, True),
+    # a one-word idiom alone in an answer field, and "Not remotely." opening the reply
+    ("**Answer:** Indeed.\n\n**Image Analysis:**\nAxial non-contrast CT of the head at the level of the basal "
+     "ganglia.", "yesno", (), "Is this a CT scan of the brain? (please answer yes/no)", None, "yes", True, False),
+    ("Answer: Not remotely.", "yesno", (), "Is this a lateral view? (please answer yes/no)", None, "no", True, False),
+    ("Answer: Definitely, but only on the left.", "yesno", (), "Is this a lateral view? (please answer yes/no)", None,
+     None, False, False),
+    # what nothing suggests, or the reply would call nothing, is not there (a review of this round's fixes)
+    ("Nothing suggests splenomegaly.", "yesno", (), "Is the spleen enlarged? (please answer yes/no)", None, "no", True,
+     False),
+    ("There's nothing I'd call splenomegaly.", "yesno", (), "Is the spleen enlarged? (please answer yes/no)", None,
+     "no", True, False),
+    ("Splenomegaly.", "yesno", (), "Is the spleen enlarged? (please answer yes/no)", None, "yes", True, False),
+    # (a hostile review: what nothing suggests of a finding said to be there, an adverb, a quote, another time)
+    ("Nothing suggests splenomegaly was present on the prior, but today the spleen is 17 cm.", "yesno", (),
+     "Is the spleen enlarged? (please answer yes/no)", None, "yes", True, False),
+    ("Nothing I'd call merely splenomegaly — this is massive.", "yesno", (),
+     "Is the spleen enlarged? (please answer yes/no)", None, "yes", True, False),
+    ("The radiologist wrote 'nothing suggests splenomegaly', but I measure 17 cm: enlarged.", "yesno", (),
+     "Is the spleen enlarged? (please answer yes/no)", None, "yes", True, False),
+    # (and someone else's Chinese answer, a condition, someone else's final pick)
+    ("医生认为答案应为A，但我认为应为C。", "choice", BOWEL,
+     "What is the most likely cause of this small-bowel obstruction?", "A", None, False, False),
+    ("如果没有手术史，答案应为B；但患者有手术史，所以是A。", "choice", BOWEL,
+     "What is the most likely cause of this small-bowel obstruction?", "A", None, False, False),
+    ("The textbook's final pick is A, but this pattern fits D better.", "choice", BOWEL,
+     "What is the most likely cause of this small-bowel obstruction?", None, None, False, False),
+])
+def test_held_out_149_readings(reply: str, kind: str, options: tuple[str, ...], question: str,
+                               suggested: str | None, choice: str | None, sure: bool, refusal: bool) -> None:
+    labels = ABCD[:len(options)] if kind == "choice" else YN
+    answer = extract(reply, kind, labels, options, question=question, suggested=suggested)
+    assert (answer.choice, answer.sure, answer.refusal) == (choice, sure, refusal), answer

@@ -362,9 +362,20 @@ _NOTHING_POINTS_TO_LETTER = re.compile(
     r"instead|rather)\b)[a-z\-]+[ \t]+){0,2}\Z")
 
 
+# held-out batch 147: "There's nothing here that I'd call non-proliferative: ...", "nothing I would describe as
+# malignant", "nothing I'd call proliferative or non-proliferative" (each option of the list): what the reply would
+# call nothing in the image (not "nothing else I'd call proliferative", which says one thing is)
+NOTHING_CALLED = re.compile(
+    r"(?i)\bnothing\s+(?:(?:here|at\s+all|in\s+(?:this|the)\s+[\w\-]+(?:\s+[\w\-]+)?)\s+)?(?:that\s+|which\s+)?"
+    r"(?:I'd|I\s+would|I\s+could|I\s+can|one\s+would|you'd|you\s+would)\s+(?:call|describe\s+as|label\s+as|"
+    r"classify\s+as|class\s+as|regard\s+as|consider)\s+(?:it\s+)?"
+    r"(?:[^.;:!?\n]{1,60}?(?:,?\s+(?:or|nor)|,?\s+let\s+alone)\s+)?(?:an?\s+|the\s+)?(?:[a-z]+ly\s+)?"
+    r"[\"'`*_(]*\Z")
+
+
 def is_negated(before: str) -> bool:
     """True when the words just before a mention negate it ("not upside down", "no pneumothorax")."""
-    if _NOTHING_POINTS_TO_LETTER.search(before[-80:]):
+    if _NOTHING_POINTS_TO_LETTER.search(before[-80:]) or NOTHING_CALLED.search(before[-80:]):
         return True
     clause = before[max(before.rfind(c) for c in ".;:!?\n,") + 1:]  # after the last clause mark
     clause = clause.rstrip(" \t\"'`*_(")  # "Not 'no free fluid'": the quote is not a word

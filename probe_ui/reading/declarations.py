@@ -39,7 +39,10 @@ _DECL_PREFIX = re.compile(
     # batch 88: "**Best fit: C. Seborrheic keratosis**", "**Most consistent with: A. Psoriasis**" heading a long reply
     r"|best\s+(?:fit|match)|most\s+(?:consistent|compatible)\s+with"
     # batch 118: "**Main finding: B. Pneumothorax**" over "### Ruling Out the Alternatives\n- **A. Cardiomegaly:** ..."
-    r"|(?:main|primary|principal|key)\s+finding|(?:my|final|overall)\s+assessment)\W{0,3}:|"
+    r"|(?:main|primary|principal|key)\s+finding|(?:my|final|overall)\s+assessment"
+    # held-out batch 147: "Reply to the question: B. Primary lung cancer" in a report's fields, with "Limitations:
+    # ..." below it
+    r"|(?:reply|answer|response)\s+to\s+(?:the|your)\s+question)\W{0,3}:|"
     # batch 94: "The answer I'd give is **B, none of the above**." (before "answer" alone)
     # batch 102: "That's the radiographic sign of a joint effusion, and it's the answer I'd give — **A**." (a dash,
     # then a capital letter)
@@ -58,6 +61,10 @@ _DECL_PREFIX = re.compile(
     # "My first choice is B", "First choice: B (pneumonia).", "Top pick: B": a rank of preference (positions.py leaves
     # it as written where the sentence names an option), the first of it the answer
     r"|\b(?:(?:my|our)\s+)?(?:first|1st|top|number[\s-]one|preferred)\s+(?:choice|pick)\s*(?:is|would\s+be|:|=)"
+    # held-out batch 147: "➡️ **Final pick: E. Silicosis**" under a ranked list and its limitations (not "My pick is
+    # A" after a decline, batch 39's near miss, nor someone else's: "The textbook's final pick is A, but ...")
+    r"|(?<!'s\s)(?<!s'\s)(?<!common\s)(?<!usual\s)(?<!typical\s)(?<!popular\s)(?<!consensus\s)"
+    r"\bfinal\s+pick\s*(?:is|would\s+be|:|=)"
     r"|\bI(?:\s+would|\s+will|'d|'ll|\s+must|\s+should)?\s+(?:choose|select|pick|go\s+with|opt\s+for|say)\b"
     # batch 25: "I'd mark B."
     r"|\bI(?:\s+would|\s+will|'d|'ll)\s+(?:mark|tick|circle)\b(?=[ \t]*(?:option[ \t]+)?\(?[A-Z]\b)"
@@ -110,7 +117,11 @@ _DECL_FOREIGN = re.compile(
     r"mais\s+prov[áa]vel|m[áa]s\s+probable|la\s+plus\s+probable|pi[ùu]\s+probabile))?"
     r"(?:\s*(?:es|est|è|é)\b)?(?:\s+(?:la|el|le|il)\b|\s+a\b(?=\s+[^\W\d_]{2,}))?\s*:?"
     r"|\b(?:die\s+)?(?:richtige\s+)?antwort(?:\s*(?:ist|lautet)\b)?\s*:?"
-    r"|(?:正确)?答案\s*(?:是|为)?\s*:?|选择?"
+    # held-out batch 149: "正确答案应为 C" (the correct answer should be C; "should be" only after "correct"), not the
+    # answer someone else gave ("医生给出的答案（A，粘连）", the physician's answer), another's view, a condition or an
+    # earlier answer ("医生认为答案应为A", "如果..., 答案应为B", "原答案应为A")
+    r"|(?<!认为)(?<!说)(?<!如果)(?<!原)(?<![\u201c「])(?:正确答案\s*(?:应该?|应当)?|(?<!给出的)(?<!医生的)(?<!医师的)"
+    r"(?<!提出的)答案)\s*(?:是|为)?\s*:?|选择?"
     # batch 11: Dutch "Het antwoord is C", Turkish "Cevap: C" / "Doğru yanıt B", Russian "Ответ: C", Japanese
     # "答え：C" / "正解は B", Korean "정답: C" / "답: C"
     r"|\b(?:het\s+)?(?:juiste\s+)?antwoord(?:\s+is\b)?\s*:?|\b(?:doğru\s+)?(?:cevap|yanıt)(?:ım)?\b\s*:?"
@@ -347,6 +358,10 @@ _LETTER_JUDGED = re.compile(r"\(?[A-Z]\)?[ \t*_]+(?:is|was|isn't|wasn't|would|do
                             r"looks|might|may|could)\b")
 
 
+#: one-word answers that may judge someone else's answer rather than answer the question
+_JUDGING_WORDS = frozenset({"correct", "incorrect", "confirmed"})
+
+
 def _read_target(t: str, item: Item, foreign: bool = False) -> Found:
     """Read the answer named at the start of ``t`` (the text after a declaration keyword). After another language's
     cue (``foreign``: "Respuesta:", "Die Antwort ist") a yes or no is that language's: read in English."""
@@ -372,6 +387,11 @@ def _read_target(t: str, item: Item, foreign: bool = False) -> Found:
         for idiom, said in item.openers:
             if " " in idiom and low.startswith(idiom) and re.match(r"[ \t]*(?:[.!,;:\u2013\u2014\-]|\Z)",
                                                                    t[len(idiom):]):
+                return Found(said)
+            # held-out batch 149: "**Answer:** Indeed.\n\n**Image Analysis:** ...": a one-word idiom alone on its
+            # line (not "correct" or "incorrect", which may judge someone else's answer)
+            if " " not in idiom and idiom not in _JUDGING_WORDS and low.startswith(idiom) \
+                    and re.match(r"[ \t*_]*[.!]?[ \t*_]*(?:\n|\Z)", t[len(idiom):]):
                 return Found(said)
     if re.match(r"(?i)not\b|n't\b", t):
         return Found()

@@ -35,6 +35,8 @@ _YESNO_OPENING = {"affirmative": "yes", "negative": "no", "not really": "no", "n
                   "not in the slightest": "no", "not in the least": "no", "not one bit": "no",
                   # batch 37: "Not by a long shot — the duct measures about 4 mm."
                   "not by a long shot": "no", "not by a long way": "no", "not by any means": "no",
+                  # held-out batch 149: "Not remotely. This is a frontal (PA) chest radiograph: ..."
+                  "not remotely": "no", "not even remotely": "no",
                   # batch 20: "Looks like it — there are breast shadows on both sides." (a whole clause: CLAUSE_OPENERS)
                   "looks like it": "yes", "looks that way": "yes", "seems like it": "yes", "seems so": "yes",
                   "it seems so": "yes", "appears so": "yes", "it appears so": "yes",

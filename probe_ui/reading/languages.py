@@ -138,6 +138,15 @@ GLOSSES: dict[str, dict[str, str]] = {
     "zh": {
         "我同意": "I agree", "同意": "agree", "医生的": "physician's", "医师的": "physician's", "医生": "physician",
         "医师": "physician",
+        # held-out batch 149: "我不同意医生给出的答案（A，粘连）。正确答案应为 C，..." (I disagree with the answer the
+        # physician gave (A, adhesions). The correct answer should be C, ...)
+        "我不同意": " I disagree with ", "不同意": " disagree with ", "给出的答案": "'s answer ",
+        # (not "不同意见", different opinions, nor "不同意义", a different meaning)
+        "不同意见": " other opinions ", "不同意义": " other meaning ",
+        # (and a judgement of it: "医生给出的答案（A，粘连）是对的" (the answer the physician gave is right))
+        "是对的": " is correct ", "是正确的": " is correct ", "不正确": " is not correct ", "是错的": " is wrong ",
+        "是错误的": " is wrong ",
+        "正确答案应为": " the correct answer is ",
         "实性": "solid", "囊性": "cystic", "结节": "nodule", "积液": "fluid", "游离": "free", "骨折": "fracture",
         "门静脉期": "portal venous phase", "动脉期": "arterial phase", "稳定": "stable", "加重": "worsening",
         "老年": "elderly", "老人": "elderly", "髋关节": "hip", "肺": "lung", "问题": "question", "前提": "premise",

@@ -561,10 +561,19 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
     # other languages: "no puedo determinar", "je ne peux pas voir l'image", "ich kann ... nicht beurteilen",
     # "无法确定", "我看不到图像"
     ("cannot-es", r"\bno\s+(?:puedo|es\s+posible)\s+(?:\w+\s+){0,2}?(?:determinar|ver|saber|decir|responder|"
-                  r"evaluar|identificar|abrir|visualizar|cargar)\b",
+                  r"evaluar|identificar|abrir|visualizar|cargar)\b"
+                  # (held-out batch 149: "no puedo ver ninguna imagen en tu mensaje": what it cannot see, too, so that
+                  # its "ninguna" is no answer word)
+                  r"(?:\s+(?:ninguna|ningún|ning[úu]n|la|una|el|esta|esa)\s+(?:imagen|foto(?:graf[íi]a)?|"
+                  r"radiograf[íi]a|archivo|adjunto)\b)?",
      "No puedo determinar esto sin la imagen."),
     ("cannot-fr", r"\bje\s+ne\s+(?:peux|suis)\s+pas\s+(?:\w+\s+){0,2}?(?:d[ée]terminer|voir|dire|r[ée]pondre|"
                   r"[ée]valuer|identifier|certain|s[ûu]r|ouvrir|visualiser|charger)"
+                  # held-out batch 150: "Désolé, je ne peux pas analyser cette image." (the image its object: not "Je
+                  # ne peux pas interpréter ceci comme une fracture", a no)
+                  r"|\bje\s+ne\s+peux\s+pas\s+(?:\w+\s+)?(?:analyser|interpr[ée]ter|lire)\s+(?:cette|cet|ce|l'|l\u2019|"
+                  r"la|le|les|votre|vos)\s*(?:image|clich[ée]|radiographie|photo|fichier|document|examen|[ée]chographie)"
+                  r"(?!\s+(?:autrement|comme|sans)\b)"
                   # (a hostile review: "Je n'arrive pas à ouvrir l'image.")
                   r"|\bje\s+n'arrive\s+pas\s+[àa]\s+(?:\w+\s+)?(?:ouvrir|voir|visualiser|charger|lire)\b",
      "Je ne peux pas voir l'image."),
@@ -1001,8 +1010,12 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
      r"|\b(?:evaluation|assessment|interpretation|study)\s+(?:is\s+)?limited\s+by\b[^!?\n]{0,80}?[.;]\s*within\s+"
      r"(?:these|those|the)?\s*limit(?:ation)?s\b"
      # batch 93: "Image quality limited (motion blur). Most likely: A. Adult" (the fault named in brackets)
-     r"|\bimage\s+quality\s+(?:is\s+)?(?:limited|poor|degraded|suboptimal)\s*\((?:motion|blur|noise|artefact|artifact|"
-     r"low\s+resolution|compression)[^)]{0,40}\)"
+     # (held-out batch 150: "Image quality: suboptimal (motion blur).\nBest estimate: D. Neonate")
+     # (not an earlier image's, nor a fault said to leave the image readable: "Prior image quality: ...", "...
+     # suboptimal (noise), diagnostic", "... (compression), but sufficient", "... in the lower half only")
+     r"|(?<!prior\s)(?<!previous\s)(?<!earlier\s)\bimage\s+quality\s*(?:is\s+|[*_]*:[*_ \t]*)?"
+     r"(?:limited|poor|degraded|suboptimal)\s*\((?:motion|blur|noise|artefact|artifact|low\s+resolution|compression)"
+     r"[^)]{0,40}\)(?![^.;\n]{0,40}?\b(?:diagnostic|sufficient|adequate|acceptable|only|but|still|clearly)\b)"
      # batch 90: "**Image quality:** Limited. ... Interpretation is therefore limited."
      r"|\bquality\s*(?:is\s+|[*_]*:[*_ \t]*)?(?:(?:severely|badly|very|markedly)\s+)?(?:suboptimal|poor|low|degraded|"
      r"inadequate|limited)\b[^!?]{0,200}?\b(?:interpretation|assessment|evaluation)\s+is\s+(?:therefore\s+|thus\s+|"
@@ -1328,7 +1341,17 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
      r"|\bno\s+way\s+to\s+(?:judge|tell|determine|say|assess|know)\b[^.!?\n]{0,60}?\bfrom\s+(?:it|this|the\s+"
      + _IMAGE + r")\b"
      r"|\bfrom\s+a\s+different\s+(?:body\s+)?(?:region|part|patient)\b[^!?]{0,120}?\b(?:interpretation|assessment|"
-     r"evaluation)\s+(?:is\s+)?limited\b",
+     r"evaluation)\s+(?:is\s+)?limited\b"
+     # held-out batch 150: "I can't weigh in on the physician's choice of focal nodular hyperplasia — the image
+     # attached is an MRI of the knee, not a liver study." (the image given as the reason, right after)
+     r"|\b(?:can't|cannot|can\s+not)\s+weigh\s+in\b(?:\s+on\s+(?:the\s+|this\s+|that\s+|your\s+|their\s+)?"
+     r"(?:physician|doctor|resident|student|colleague|question|answer|choice|diagnosis|suggest\w*|it|this|that)\b"
+     r"[^.!?\n]{0,80}?|[ \t]*(?:here|now)?)[ \t]*(?:[\u2014\u2013:;]|\s-\s|\bbecause\b|\bsince\b|"
+     r"\bas\b)[ \t]*(?:the\s+|this\s+|your\s+)?(?:" + _IMAGE + "|" + _STUDY + r")\b"
+     # (the image at fault or of something else: not "... — the image shows a clear fracture")
+     r"(?:\s+(?:attached|provided|sent|uploaded|shared|you\s+sent))?\s+(?:(?:is|was)\s+(?:an?\s|of\s|not\b|too\b|"
+     r"only\b|blurry|blurred|cropped|corrupt|missing|unreadable|unclear)|isn't|wasn't|doesn't|does\s+not|won't|"
+     r"will\s+not|didn't|did\s+not|shows\s+only\b)",
      "The image doesn't fit the question, so there's no way to judge pediatric versus adult from it."),
 )
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 import functools
 import re
 
+from probe_ui.reading.cleaning import NOTHING_CALLED
 from probe_ui.reading.hedges import HEDGE
 from probe_ui.reading.lexicon import ENGLISH_SIGNS, TOKEN, foreign_yes_no, generic_statement
 from probe_ui.reading.synonyms import SYNONYMS
@@ -648,6 +649,22 @@ _NEGATED_PREDICATE = re.compile(r"(?i)(?:\b(?:no|without)\s+(?:[\w\-]+\s+){0,2}(
                                 r"|\b(?:not|no|never|without|neither|nor|isn't|aren't|wasn't|weren't)\s+"
                                 r"(?:(?:in\s+(?:the\s+slightest|the\s+least|any\s+way)|by\s+any\s+means|at\s+all)[\s,]+)?"
                                 r"(?:(?:\w+\s+){0,2})$|n't\s+(?:(?:\w+\s+){0,2})$|\bnon-?$)")
+# a review of held-out batch 147's fixes: "Nothing suggests splenomegaly.", "nothing here to indicate cardiomegaly",
+# "Nothing I'd call splenomegaly" (cleaning.NOTHING_CALLED, without an adverb: not "nothing I'd call merely
+# splenomegaly"): what nothing in the image shows, only where the finding ends its clause (not "Nothing suggests the
+# splenomegaly is new.", "... splenomegaly a year ago; now 16 cm", a quote "'nothing suggests splenomegaly', but ...")
+_NOTHING_SUGGESTS = re.compile(r"(?i)(?<![\"'\u2018\u201c])\bnothing\s+(?:(?:here|at\s+all)\s+)?(?:to\s+|that\s+)?"
+                               r"(?:suggests?|indicates?|points?\s+to)\s+(?:an?\s+|the\s+)?$")
+_CLAUSE_ENDS = re.compile(r"[ \t*_]*(?:[.;,:!)\n]|\Z)")
+
+
+def _nothing_shows(before: str, reply: str, end: int) -> bool:
+    """Whether the words before a finding say nothing shows it (:data:`_NOTHING_SUGGESTS`, ``NOTHING_CALLED``), the
+    finding ending its clause."""
+    if not _CLAUSE_ENDS.match(reply, end) or "nothing" not in before.casefold():
+        return False
+    return bool(_NOTHING_SUGGESTS.search(before)) or (NOTHING_CALLED.search(before) is not None
+                                                     and re.search(r"(?i)\b[a-z]+ly\s*$", before) is None)
 
 
 # organs and the adjectives a reply may name them by
@@ -744,7 +761,8 @@ def answer_from_predicate(reply: str, question: str) -> str | None:
                                                                  or _ANOTHER_TIME.search(reply)):
                 said.update(("yes", "no"))  # "Cardiomegaly: not seen on the prior study.": of another study
                 continue
-            said.add("no" if _NEGATED_PREDICATE.search(before) or after else "yes")
+            said.add("no" if _NEGATED_PREDICATE.search(before) or _nothing_shows(before, reply, hit.end()) or after
+                     else "yes")
     # every mention, and what the reply says of the subject in the question's own words (below), must agree: not
     # "Cardiomegaly: not seen on the prior study. Current film: ... the heart is enlarged." (a hostile review)
 
@@ -768,7 +786,8 @@ def answer_from_predicate(reply: str, question: str) -> str | None:
             continue
         before = reply[max(0, hit.start() - 40):hit.start()]
         before = before[max(before.rfind(c) for c in ".;:!\n,") + 1:]
-        negated = (bool(_NEGATED_PREDICATE.search(before)) and not _TWICE_DENIED.search(before)) or \
+        negated = (bool(_NEGATED_PREDICATE.search(before) or _nothing_shows(before, reply, hit.end()))
+                   and not _TWICE_DENIED.search(before)) or \
             reply[max(0, hit.start() - 4):hit.start()].lower().endswith(("non-", "non", "un"))
         opposite = bool(antonyms and hit.group("ant"))
         said.add("no" if negated != opposite else "yes")

@@ -480,6 +480,46 @@ def _side_called_normal(text: str, item: Item, label: str | None) -> bool:
     return not _ASKS_FOR_THE_NORMAL_SIDE.search(item.question or "") and _CALLED_NORMAL[own].search(text) is not None
 
 
+# held-out batch 150: "Answer: Left hip\nThe right femoral head also shows subchondral sclerosis ...": the other side
+# (a side word before a part of the body, not "all right", "right away", the verb "left") said to show it too, in a
+# clause that does not call it normal, only look at it or suppose it (not "The right hip also looks OK.", "I also
+# checked the right side", "There is also a right total hip arthroplasty.", "This would require disease at the right
+# base too")
+_BODY_SIDE = (r"(?:the\s+|a\s+)?{s}(?:[\s\-]+(?:sided?|hip|hips|femoral|femur|head|kidney|renal|lung|lobe|hemithorax|"
+              r"base|basal|apex|apical|upper|lower|middle|costophrenic|hemidiaphragm|breast|knee|shoulder|ankle|wrist|"
+              r"ear|eye|orbit|ovary|adrenal|leg|arm|hand|foot|parietal|frontal|temporal|occipital|maxillary|sinus|"
+              r"pleural|chest|hilum|hilar|one)\b|(?=[ \t]*(?:[.,;:]|\Z)))")
+_SET_ASIDE_THERE = re.compile(r"(?i)\b(?:normal|unremarkable|healthy|clear|intact|spared|preserved|unaffected|no|not|"
+                            r"without|free|negative|fine|ok|okay|good|sharp|crisp|well|expanded|inflated|aerated|smooth|"
+                            r"clean|symmetric|maintained|checked|looked|imaged|examined|MRI|CT|arthroplasty|replacement|"
+                            r"prosthesis|deserves|needs|should|worth"
+                            # (the other side only supposed or weighed: "This would require disease at the right
+                            # base too", "'bibasilar' also takes in the right base", "... deep compared with the right")
+                            r"|would|requires?|required|need|implies|imply|implying|includes?|including|takes|compared|"
+                            r"if|option|options)\b")
+_ALSO_SIDE = {s: re.compile(r"(?i)(?<!\ball\s)\b" + _BODY_SIDE.format(s=s) + r"[^.;:!?\n]{0,80}?\b(?:also|too|as\s+"
+                            r"well|likewise|similarly)\b"
+                            r"|\b(?:also|likewise|similarly)\b[^.;:!?\n]{0,40}?(?<!\ball\s)\b" + _BODY_SIDE.format(s=s))
+              for s in ("left", "right")}
+
+
+def _other_side_too(text: str, item: Item, label: str | None) -> bool:
+    """Whether a side read as the answer has the reply say the other side shows it too, where an option names both
+    sides: then the answer may be "both" (a doubt, never a reading of it)."""
+    if item.kind != "choice" or label is None or not any(re.search(r"(?i)\b(?:both|bilateral)\b", o)
+                                                         for o in item.options):
+        return False
+    side = _SIDE_OPTION.match(item.option_text(label))
+    if side is None:
+        return False
+    for m in _ALSO_SIDE["right" if side.group(1).casefold() == "left" else "left"].finditer(text):
+        start = max(text.rfind(c, 0, m.start()) for c in ".;!?\n") + 1
+        stop = min((i for i in (text.find(c, m.end()) for c in ".;!?\n") if i >= 0), default=len(text))
+        if not _SET_ASIDE_THERE.search(text, start, stop):
+            return True
+    return False
+
+
 # a side called normal: "normal left kidney", "the normal-looking right side", "Left lung clear.", "right side of the
 # mediastinum is clear" (within its line, and not past the other side: held-out batch 132's "- Meniscus at the left
 # costophrenic angle\n- Right hemithorax clear")
@@ -1669,6 +1709,8 @@ def doubts(text: str, item: Item, method: str, label: str | None = None, *, refu
         found.append("negation")
     elif _side_called_normal(t, item, label):
         found.append("negation")  # "Right-sided hydronephrosis; normal left kidney." read as the left kidney
+    if _other_side_too(t, item, label):
+        found.append("other side")  # "Answer: Left hip\nThe right femoral head also shows subchondral sclerosis."
     if item.kind != "yesno" and method not in _DECLARED and _COMPARED.search(_last_clause(t)):
         found.append("compared")  # "Obstructive, favoured versus communicating.": which one it favours is in words
     elif item.kind == "yesno" and item.aliases and label == item.aliases["yep"] \

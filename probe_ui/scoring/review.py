@@ -77,7 +77,8 @@ DOUBTS = {"refusal": "it declines", "reversal": "it changes its answer", "hedge"
           "something else": "its 'no' opens a note on something else ('Displacement: no change, still 5 mm')",
           "another time": "its 'none' is of another study or someone else's report ('Splenomegaly: none, "
                           "previously; now 16 cm')",
-          "per side": "it gives a different result on each side ('none on the right, large on the left')"}
+          "per side": "it gives a different result on each side ('none on the right, large on the left')",
+          "other side": "it answers one side, then says the other side shows it too"}
 
 
 @dataclass(frozen=True)
