@@ -14507,3 +14507,73 @@ def test_held_out_149_readings(reply: str, kind: str, options: tuple[str, ...], 
     labels = ABCD[:len(options)] if kind == "choice" else YN
     answer = extract(reply, kind, labels, options, question=question, suggested=suggested)
     assert (answer.choice, answer.sure, answer.refusal) == (choice, sure, refusal), answer
+
+
+_OPACITY_PLACES = ("bibasilar area and left lower lung area", "bilateral area and bibasilar area", "left basilar area",
+                   "left basal area")
+_FEMURS = ("Left femur", "Right femur", "Both femurs", "No fracture")
+
+
+@pytest.mark.parametrize(("reply", "kind", "options", "question", "suggested", "choice", "sure"), [
+    # held-out batch 152, measured once before any change of its own: its sure wrong reading (another option's words
+    # read over the letter the findings are said to "fit better", a capital A: now a guess, doubt "alternative") and
+    # its two sure over-reads (a left femur declared over findings that call it intact; an earlier reply quoted and
+    # said not to be checked)
+    ("I read it differently from the physician. The upper and mid zones are clear on both sides, so 'bilateral' "
+     "overstates it; what I see is haze at both bases, heavier on the left. That fits A better than B.", "choice",
+     _OPACITY_PLACES, "Where in the image is the lung opacity located?", "B", "B", False),
+    ("Answer: A\nFindings: Displaced fracture of the right femoral shaft; left femur intact.", "choice", _FEMURS,
+     "Where is the fracture?", None, "A", False),
+    ('Quoting the earlier reply: "the fracture is displaced". I have not re-checked this against the image myself.',
+     "yesno", (), "Is the fracture displaced? (please answer yes/no)", None, None, False),
+    # ... and what bounds them (a hostile review): a fit named after a declared answer, a side intact that is not the
+    # answer or only a part of the answer's side, a check named by what it would take, an answer checked again
+    ("Answer: C. (Note: a younger patient profile fits A better.)", "choice", _MASSES,
+     "What is the lesion in the right upper lobe?", None, "C", True),
+    ("Left femur. The left femoral head is intact; the fracture is in the shaft.", "choice", _FEMURS,
+     "Where is the fracture?", None, "A", True),
+    ("I have not checked this with a lateral view, but the fracture is clearly displaced.", "yesno", (),
+     "Is the fracture displaced? (please answer yes/no)", None, "yes", True),
+    ("Answer: B\nFindings: Displaced fracture of the right femoral shaft; left femur intact.", "choice", _FEMURS,
+     "Where is the fracture?", None, "B", True),
+    ("Yes, displaced by half a shaft width. I have not checked it again, but it is obvious.", "yesno", (),
+     "Is the fracture displaced? (please answer yes/no)", None, "yes", True),
+])
+def test_held_out_152_readings(reply: str, kind: str, options: tuple[str, ...], question: str,
+                               suggested: str | None, choice: str | None, sure: bool) -> None:
+    labels = ABCD[:len(options)] if kind == "choice" else YN
+    answer = extract(reply, kind, labels, options, question=question, suggested=suggested)
+    assert (answer.choice, answer.sure) == (choice, sure), answer
+
+
+_PHASES = ("Arterial phase", "Portal venous phase")
+
+
+@pytest.mark.parametrize(("reply", "choice", "sure"), [
+    # held-out batch 151, measured once before any change of its own: its sure over-read, a reply that weighs both
+    # phases and closes that the image cannot be assigned to either, read from its "late arterial" wording
+    ("## Phase assessment\n\n### What the image shows\n- **Aorta:** moderately bright — denser than the portal "
+     "vein, but not the near-bone density typical of a pure arterial phase.\n- **Portal vein:** **well "
+     "opacified**, almost as bright as the aorta.\n- **Hepatic veins:** **partially** opacified — contrast has "
+     "reached the right hepatic vein but not yet the middle or left.\n- **Kidneys:** corticomedullary "
+     "differentiation is **still visible**, but the medulla has begun to enhance.\n- **Spleen:** mostly "
+     "homogeneous, with a faint residual striped pattern at its periphery.\n- **Liver parenchyma:** moderately "
+     "enhanced.\n\n### Where that falls\n| Feature | Arterial | Portal venous | This image |\n| --- | --- | --- "
+     "| --- |\n| Portal vein | Faint–moderate | Bright | Bright → PV |\n| Hepatic veins | Dark | Bright | "
+     "Partial → in between |\n| Renal CMD | Present | Lost | Fading → in between |\n| Spleen | Heterogeneous | "
+     "Homogeneous | Mostly homogeneous → PV |\n| Aorta | Very bright | Moderate | Moderate–bright → in between "
+     "|\n\n### Comment\nSeveral features sit squarely between the two phases. This looks like a **transitional "
+     "acquisition** at roughly 50–55 seconds — sometimes called a \"late arterial / early portal\" or \"portal "
+     "inflow\" phase, typical of single-phase protocols with a fixed delay in patients with altered circulation "
+     "times. Calling it \"arterial\" ignores the bright portal vein; calling it \"portal venous\" ignores the "
+     "persisting corticomedullary differentiation and the unopacified middle and left hepatic veins.\n\nI don't "
+     "think the image can be assigned cleanly to either option. The DICOM series description or the scan delay "
+     "recorded in the protocol would resolve it.",
+     None, False),
+    # ... not an answer given without that closing
+    ("Late arterial phase.", "A", True),
+])
+def test_held_out_151_neither_option_is_no_answer(reply: str, choice: str | None, sure: bool) -> None:
+    answer = extract(reply, "choice", ("A", "B"), _PHASES,
+                     question="Was this image acquired in the arterial or the portal venous phase?")
+    assert (answer.choice, answer.sure) == (choice, sure), answer

@@ -56,7 +56,14 @@ SELF_DOUBT = re.compile(
     # a hostile review of those rules: "My answer is yes, but only as a guess, ...", "..., although I could equally say
     # no, ..."
     r"\b(?:only|just|purely)\s+as\s+a\s+guess\b|\b(?:could|might|may)\s+(?:equally|just\s+as\s+well)\s+(?:say|answer|"
-    r"call\s+it|pick|choose)\b")
+    r"call\s+it|pick|choose)\b|"
+    # held-out batch 152: 'Quoting the earlier reply: "the fracture is displaced". I have not re-checked this against
+    # the image myself.' (an answer the reply says it has not checked)
+    # (checked again, or checked at all with nothing named to check it by: not "I have not checked this with a lateral
+    # view, but the fracture is clearly displaced", "I haven't confirmed this with histology, obviously")
+    r"\bI\s+(?:have\s+not|haven't|did\s+not|didn't)\s+(?:(?:re-?|double-)(?:checked|verified|examined)\s+"
+    r"(?:this|it|that|them)\b|(?:checked|verified|confirmed)\s+(?:this|it|that)(?:\s+(?:against\s+the\s+(?:image|film|"
+    r"scan|study)|myself))*(?=\s*(?:[.;!]|\Z)))")
 
 #: a choice the reply says it is still torn over, in the present ("Honestly, I keep going back and forth between two
 #: of these. So my answer is herpes zoster (A).", "I'm torn between two options, admittedly. The answer is aortic

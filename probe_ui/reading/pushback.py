@@ -157,6 +157,10 @@ _NO_SINGLE = re.compile(
     r"|" + sentence_lead(r"\s", r".!?\n") + r"(?:the\s+(?:type|kind|side|phase|grade|cause)|laterality)\s+"
     r"(?:cannot|can't|could\s+not)\s+be\s+"
     r"(?:(?:determined|decided|told)\s+with\s+(?:any\s+)?(?:confidence|certainty)|confirmed)\b[^.!?\n]*[.!]?\s*\Z"
+    # held-out batch 151: "I don't think the image can be assigned cleanly to either option." (after a table of the
+    # features of both); "it could be classified as either"
+    r"|\b(?:can|could)(?:\s*not|n't|'t)?\s+be\s+(?:\w+\s+)?(?:assigned|allocated|classified|placed|put)\s+"
+    r"(?:\w+\s+)?(?:to|in|into|as)\s+either\b"
     r"|\b(?:both|either)\s+(?:are\s+|is\s+)?(?:equally\s+)?(?:reasonable|plausible|possible|defensible)\b"
     r"|\bare\s+both\s+(?:equally\s+)?(?:reasonable|plausible|possible|defensible)\b"
     r"|\bconfidence\s+in\s+(?:either|each|both)\b"

@@ -477,7 +477,8 @@ def _side_called_normal(text: str, item: Item, label: str | None) -> bool:
     own = side.group(1).casefold()
     if _ASKS_WHICH_IS_NORMAL.search(item.question or ""):
         return _CALLED_NORMAL["right" if own == "left" else "left"].search(text) is not None
-    return not _ASKS_FOR_THE_NORMAL_SIDE.search(item.question or "") and _CALLED_NORMAL[own].search(text) is not None
+    return not _ASKS_FOR_THE_NORMAL_SIDE.search(item.question or "") and (
+        _CALLED_NORMAL[own].search(text) is not None or _called_intact(text, own, item.option_text(label)))
 
 
 # held-out batch 150: "Answer: Left hip\nThe right femoral head also shows subchondral sclerosis ...": the other side
@@ -520,6 +521,13 @@ def _other_side_too(text: str, item: Item, label: str | None) -> bool:
     return False
 
 
+# held-out batch 152: "... heavier on the left. That fits A better than B." read from another option's words: the
+# letter the findings are said to fit better or best (a capital, even "A") puts a reading from a mention in doubt (only
+# a doubt: as a declaration it overruled answers given before it, "The answer is C. A younger patient fits A better.")
+_FITS_LETTER = re.compile(r"\b(?i:fits|matches|suits)[ \t]+(?:(?i:option)[ \t]+)?\(?([A-Z])\)?[ \t]+"
+                          r"(?i:better|best|more[ \t]+closely)\b")
+
+
 # a side called normal: "normal left kidney", "the normal-looking right side", "Left lung clear.", "right side of the
 # mediastinum is clear" (within its line, and not past the other side: held-out batch 132's "- Meniscus at the left
 # costophrenic angle\n- Right hemithorax clear")
@@ -527,6 +535,18 @@ _CALLED_NORMAL = {s: pattern(
     r"(?i)\b(?:normal|unremarkable|healthy)(?:[\s\-]+(?:appearing|looking))?[ \t]+(?:the[ \t]+)?" + s + r"\b|\b" + s
     + r"(?:[ \t\-]+(?!(?:is|are|not|left|right)\b)[\w\-]+){0,4}?[ \t]+(?:(?:is|are|looks?|appears?|remains?)[ \t]+)?"
     r"(?:clear|normal|unremarkable|healthy)(?=[ \t]*(?:[.,;:!\n]|\Z))") for s in ("left", "right")}
+
+
+def _called_intact(text: str, side: str, option: str) -> bool:
+    """Whether the side's own part, as its option names it, is called intact with nothing between (held-out batch 152:
+    "Answer: A\nFindings: Displaced fracture of the right femoral shaft; left femur intact." to "Where is the
+    fracture?"; not "Left hip. Left hip joint space intact.", a part of that side, nor "no longer intact")."""
+    noun = re.sub(r"(?i)\A\W*(?:the\s+)?(?:left|right)[\s\-]+", "", option).strip()
+    if not noun or " " in noun:
+        return False
+    said = r"(?:the[ \t]+)?" + side + r"[ \t\-]+" + re.escape(noun)
+    return re.search(r"(?i)\b" + said + r"[ \t]+(?:is[ \t]+|remains[ \t]+)?intact\b(?=[ \t]*(?:[.,;:!\n]|\Z))"
+                     r"|(?<!no[ \t]longer[ \t])\bintact[ \t]+" + said + r"\b(?![ \t\-]+[\w\-])", text) is not None
 
 
 #: a negation in the clause before an option is named ("These findings don't point to A, erythema migrans.", "This
@@ -1736,6 +1756,9 @@ def doubts(text: str, item: Item, method: str, label: str | None = None, *, refu
     if method in _MENTIONS and label is not None and _NONE_OF_THEM.match(item.option_text(label) or "") \
             and {lb for lb in named_in(t, item) - {label} if not _ALL_OF_THEM.match(item.option_text(lb) or "")}:
         found.append("alternative")  # a hostile review: "The left hip is intact." read as "Neither hip"
+    elif method in _MENTIONS and label is not None and any(
+            item.letter(m.group(1)) not in (None, label) for m in _FITS_LETTER.finditer(t)):
+        found.append("alternative")  # held-out batch 152: "... haze at both bases ... That fits A better than B." as B
     elif _declared_for_each(t, item, label):
         found.append("each its own")  # "Lesion 1 ... Most consistent with: B. Lesion 2 ... Most consistent with: C."
     if method == "leading" and item.kind == "yesno" and _next_sentence_against(t, item, label):
