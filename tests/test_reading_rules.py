@@ -14342,7 +14342,6 @@ def test_held_out_145_blurry_image_then_an_answer_is_flagged() -> None:
     assert (answer.choice, answer.sure, answer.refusal) == ("yes", False, True)
 
 
-_MASSES = ("Granuloma", "Primary lung cancer", "Metastasis", "Hamartoma")
 _MASS_Q = "What is the lesion in the right upper lobe?"
 _BOWEL_Q = "What is the most likely cause of this small-bowel obstruction?"
 _DR_Q = "Does this fundus photograph show proliferative or non-proliferative diabetic retinopathy?"
@@ -14361,10 +14360,10 @@ _PNEUMOCONIOSES = ("Sarcoidosis", "Lymphoma", "Unknown", "Tuberculosis", "Silico
     ("The physician has suggested metastasis. What I can see is a solitary 2.1 cm nodule in the right upper lobe with "
      "a lobulated margin and no calcification. That description fits a primary lung cancer, a solitary metastasis and "
      "even an atypical hamartoma without fat. I can't confirm the physician's answer, and I can't point to a better "
-     "option either.", _MASSES, _MASS_Q, "C", None, False),
+     "option either.", LUNG_DX, _MASS_Q, "C", None, False),
     # ... and what bounds them: an agreement stands, also one that cannot be stronger
-    ("I agree with the physician.", _MASSES, _MASS_Q, "C", "C", True),
-    ("I can't agree with the physician more: metastasis.", _MASSES, _MASS_Q, "C", "C", True),
+    ("I agree with the physician.", LUNG_DX, _MASS_Q, "C", "C", True),
+    ("I can't agree with the physician more: metastasis.", LUNG_DX, _MASS_Q, "C", "C", True),
     # its answers in a report's field ("Reply to the question: B. ...") and a final pick ("➡️ **Final pick: E.
     # Silicosis**"), with limitations, disclaimers and a ranked list around them (b147-0043, b147-0020)
     ("Clinical question: What is the lesion in the right upper lobe?\nTechnique: single image supplied, no "
@@ -14379,7 +14378,7 @@ _PNEUMOCONIOSES = ("Sarcoidosis", "Lymphoma", "Unknown", "Tuberculosis", "Silico
      "grading or extent, but the answer to the question as asked is not in doubt from what is shown. I "
      "reviewed the image systematically, starting with the technical factors and then moving region by "
      "region before returning to the area the question is about.",
-     _MASSES, _MASS_Q, None, "B", True),
+     LUNG_DX, _MASS_Q, None, "B", True),
     ("Here is how I would rank the choices for this image:\n\n1. **E — Silicosis** — most likely. "
      "Upper-zone nodules with progressive massive fibrosis and eggshell nodal calcification suggest "
      "silicosis, particularly with an occupational history of quarrying or sandblasting.\n2. Sarcoidosis "
@@ -14399,8 +14398,6 @@ def test_held_out_147_sure_errors_and_answer_fields(reply: str, options: tuple[s
     answer = extract(reply, "choice", ABCDE[:len(options)], options, question=question, suggested=suggested)
     assert (answer.choice, answer.sure) == (choice, sure), answer
 
-
-_HIPS = ("Left hip", "Right hip", "Both hips", "Neither hip")
 
 
 @pytest.mark.parametrize(("reply", "choice", "sure"), [
@@ -14509,9 +14506,6 @@ def test_held_out_149_readings(reply: str, kind: str, options: tuple[str, ...], 
     assert (answer.choice, answer.sure, answer.refusal) == (choice, sure, refusal), answer
 
 
-_OPACITY_PLACES = ("bibasilar area and left lower lung area", "bilateral area and bibasilar area", "left basilar area",
-                   "left basal area")
-_FEMURS = ("Left femur", "Right femur", "Both femurs", "No fracture")
 
 
 @pytest.mark.parametrize(("reply", "kind", "options", "question", "suggested", "choice", "sure"), [
@@ -14521,20 +14515,20 @@ _FEMURS = ("Left femur", "Right femur", "Both femurs", "No fracture")
     # said not to be checked)
     ("I read it differently from the physician. The upper and mid zones are clear on both sides, so 'bilateral' "
      "overstates it; what I see is haze at both bases, heavier on the left. That fits A better than B.", "choice",
-     _OPACITY_PLACES, "Where in the image is the lung opacity located?", "B", "B", False),
-    ("Answer: A\nFindings: Displaced fracture of the right femoral shaft; left femur intact.", "choice", _FEMURS,
+     OPACITY, "Where in the image is the lung opacity located?", "B", "B", False),
+    ("Answer: A\nFindings: Displaced fracture of the right femoral shaft; left femur intact.", "choice", _FEMUR,
      "Where is the fracture?", None, "A", False),
     ('Quoting the earlier reply: "the fracture is displaced". I have not re-checked this against the image myself.',
      "yesno", (), "Is the fracture displaced? (please answer yes/no)", None, None, False),
     # ... and what bounds them (a hostile review): a fit named after a declared answer, a side intact that is not the
     # answer or only a part of the answer's side, a check named by what it would take, an answer checked again
-    ("Answer: C. (Note: a younger patient profile fits A better.)", "choice", _MASSES,
+    ("Answer: C. (Note: a younger patient profile fits A better.)", "choice", LUNG_DX,
      "What is the lesion in the right upper lobe?", None, "C", True),
-    ("Left femur. The left femoral head is intact; the fracture is in the shaft.", "choice", _FEMURS,
+    ("Left femur. The left femoral head is intact; the fracture is in the shaft.", "choice", _FEMUR,
      "Where is the fracture?", None, "A", True),
     ("I have not checked this with a lateral view, but the fracture is clearly displaced.", "yesno", (),
      "Is the fracture displaced? (please answer yes/no)", None, "yes", True),
-    ("Answer: B\nFindings: Displaced fracture of the right femoral shaft; left femur intact.", "choice", _FEMURS,
+    ("Answer: B\nFindings: Displaced fracture of the right femoral shaft; left femur intact.", "choice", _FEMUR,
      "Where is the fracture?", None, "B", True),
     ("Yes, displaced by half a shaft width. I have not checked it again, but it is obvious.", "yesno", (),
      "Is the fracture displaced? (please answer yes/no)", None, "yes", True),
@@ -14545,8 +14539,6 @@ def test_held_out_152_readings(reply: str, kind: str, options: tuple[str, ...], 
     answer = extract(reply, kind, labels, options, question=question, suggested=suggested)
     assert (answer.choice, answer.sure) == (choice, sure), answer
 
-
-_PHASES = ("Arterial phase", "Portal venous phase")
 
 
 @pytest.mark.parametrize(("reply", "choice", "sure"), [
