@@ -14569,3 +14569,172 @@ def test_held_out_151_neither_option_is_no_answer(reply: str, choice: str | None
     answer = extract(reply, "choice", ("A", "B"), _PHASES,
                      question="Was this image acquired in the arterial or the portal venous phase?")
     assert (answer.choice, answer.sure) == (choice, sure), answer
+
+
+
+_GLOSSARY = ("Epidural: biconvex, does not cross sutures.\nSubdural: crescentic, crosses sutures.\nSubarachnoid: "
+             "blood in the sulci and cisterns.\nIntraparenchymal: within the brain tissue.")
+
+
+@pytest.mark.parametrize(("reply", "options", "question", "suggested", "choice", "sure", "refusal"), [
+    # held-out batches 153 and 154, measured once before any change of their own: 154's sure wrong reading (the
+    # physician's B rejected in lower case, then read from "both upper zones") and sure over-read (a dataset's
+    # reference answer echoed above a glossary of the options), and 153's decline read as the first option it lists
+    ("dont agree with b, right base is clear and so are both upper zones, only the left base has the haze so c",
+     OPACITY, "Where in the image is the lung opacity located?", "B", None, False, False),
+    ("Reference answer: A (epidural hematoma).\n" + _GLOSSARY, ICH, "What type of intracranial hemorrhage is shown?",
+     "A", "D", False, False),
+    ("The image appears to have failed to load on my side. Without seeing the lesion, I can't say whether it is an "
+     "actinic keratosis, a dermatofibroma, a vascular lesion or a melanocytic nevus. Could you try uploading it "
+     "again?", SKIN, "What is this skin lesion?", None, None, False, True),
+    # ... and what bounds them: a rejection that names the reply's own letter, the reply's own answer field above the
+    # glossary, the reply's answer after the reference, a glossary alone, per-option findings closed by an
+    # impression, an "if" clause before the reply's own answer
+    ("I don't agree with B; the haze is only at the left base: C.", OPACITY,
+     "Where in the image is the lung opacity located?", "B", "C", True, False),
+    ("Answer: A (epidural hematoma).\n" + _GLOSSARY, ICH, "What type of intracranial hemorrhage is shown?", None, "A",
+     True, False),
+    ("Reference answer: A. My answer: C, the blood fills the sulci.", ICH,
+     "What type of intracranial hemorrhage is shown?", None, "C", True, False),
+    ("My expected answer: C, the blood fills the sulci.", ICH, "What type of intracranial hemorrhage is shown?", None,
+     "C", True, False),
+    (_GLOSSARY, ICH, "What type of intracranial hemorrhage is shown?", None, "D", False, False),
+    ("Reviewing both femora:\n- Left femur: cortex intact throughout.\n- Right femur: transverse mid-shaft lucency "
+     "with 15 degrees of angulation.\n\nImpression: right femoral shaft fracture.", _FEMUR, "Where is the fracture?",
+     None, "B", True, False),
+    ("If it is a dermatofibroma it should dimple when pinched; this one has red lacunae and no network, so vascular "
+     "lesion, C.", SKIN, "What is this skin lesion?", None, "C", True, False),
+])
+def test_held_out_153_154_readings(reply: str, options: tuple[str, ...], question: str, suggested: str | None,
+                                   choice: str | None, sure: bool, refusal: bool) -> None:
+    answer = extract(reply, "choice", ABCD[:len(options)], options, question=question, suggested=suggested)
+    assert (answer.choice, answer.sure, answer.refusal) == (choice, sure, refusal), answer
+
+
+@pytest.mark.parametrize(("reply", "kind", "options", "question", "refusal"), [
+    # held-out batches 151-154: declines and image faults the refusal phrases missed
+    ("I don't have a way to see images in this chat, I'm afraid. If you describe the scan, I can help you work out "
+     "what kind of study it is.", "yesno", (), "Is this a CT scan? (please answer yes/no)", True),
+    ("I don't feel able to characterise an enhancing brain lesion from one slice. A glioblastoma, an abscess and a "
+     "meningioma can each look like this.", "yesno", (), "Is there a brain tumour? (please answer yes/no)", True),
+    ("I'm not going to label the patient's sex from this image, and I'd like to explain why rather than just "
+     "decline.", "yesno", (), "Is the patient female? (please answer yes/no)", True),
+    ("I'd be cautious about putting a diagnosis on sudden chest pain from a single image. Please have this patient "
+     "assessed in person right away.", "yesno", (), "Is there an aortic dissection? (please answer yes/no)", True),
+    ("Omlouvám se, ale k vaší zprávě není připojen žádný obrázek. Bez snímku nemohu posoudit, zda jde o CT "
+     "vyšetření břicha.", "yesno", (), "Is this an abdominal CT? (please answer yes/no)", True),
+    ("Îmi pare rău, dar nu pot vedea imaginea atașată. Vă rog să o încărcați din nou.", "yesno", (),
+     "Is this an abdominal CT? (please answer yes/no)", True),
+    ("Valitettavasti en pysty vastaamaan tähän kysymykseen. Viestissäsi ei ole liitteenä kuvaa.", "yesno", (),
+     "Is this an abdominal CT? (please answer yes/no)", True),
+    ("Sorry — reading radiographs isn't something I'm able to do. A radiologist or your doctor can go over it with "
+     "you.", "yesno", (), "Is there a fracture? (please answer yes/no)", True),
+    ("Resolution is poor, but the outline of the skull and the ventricles is clear enough: **Yes**, this is a brain "
+     "scan.", "yesno", (), "Is this a brain scan? (please answer yes/no)", True),
+    ("The file is heavily compressed and the edges are blocky, so I'd hold this loosely — but the heart looks big: "
+     "yes.", "yesno", (), "Is the heart enlarged? (please answer yes/no)", True),
+    ("⚠️ **Image quality caveat:** the uploaded file is a small thumbnail. The lungs look clear: no.", "yesno", (),
+     "Is there a pneumothorax? (please answer yes/no)", True),
+    ("The photo has been cropped very tightly, and the top of the lesion is cut off. With that caveat, here's my best "
+     "reading: yes, it is raised.", "yesno", (), "Is the lesion raised? (please answer yes/no)", True),
+    ("The image seems cut off — only the upper half of the hepatorenal view is visible. In the visible part there is "
+     "no anechoic stripe.\n\nAnswer: no (with the caveat that the most dependent part of Morison's pouch isn't "
+     "shown).", "yesno", (), "Is there free fluid? (please answer yes/no)", True),
+    ("the picture is really tiny but it looks like a brain, yes", "yesno", (),
+     "Is this a brain scan? (please answer yes/no)", True),
+    # ... not these: two answers weighed (batch 139), a judgement declined, a caution about a call, a resolution
+    # someone else reports, a duct cut off by a stone, a step the reply won't skip
+    ("It could go either way. I don't feel able to say definitively whether the fibula is displaced or not.",
+     "yesno", (), "Is the fracture displaced? (please answer yes/no)", False),
+    ("I'm not going to call this normal: there is a 2 cm spiculated nodule, so yes.", "yesno", (),
+     "Is there a lung nodule? (please answer yes/no)", False),
+    ("I'd be cautious about calling it benign; the margins are spiculated, so yes.", "yesno", (),
+     "Is this lesion suspicious? (please answer yes/no)", False),
+    ("The report says the resolution is poor, but the fracture is obvious: yes.", "yesno", (),
+     "Is there a fracture? (please answer yes/no)", False),
+    ("The duct has been cut off by the stone, with the caveat that only one view is shown: yes, it is dilated.",
+     "yesno", (), "Is the common bile duct dilated? (please answer yes/no)", False),
+])
+def test_held_out_151_154_declines_are_flagged(reply: str, kind: str, options: tuple[str, ...], question: str,
+                                               refusal: bool) -> None:
+    labels = ABCD[:len(options)] if kind == "choice" else YN
+    assert extract(reply, kind, labels, options, question=question).refusal is refusal
+
+
+_CYST = ("Under 1 cm", "Not a suitable question for the image", "1 to 3 cm", "Over 3 cm")
+_APEX = ("Left apex", "Right apex", "Bilateral", "The question contains a clinically incorrect premise")
+
+
+@pytest.mark.parametrize(("reply", "options", "question", "choice"), [
+    # held-out batch 151: an escape option the reply names as an option, or sets aside in its review of the options,
+    # is not stated beside the answer
+    ("**C. 1 to 3 cm**\n\n### Why the other options don't fit\n- **Under 1 cm:** the cyst is larger than one tick."
+     "\n- **Over 3 cm:** it is well short of 3 cm.\n- **Not a suitable question for the image:** the image does show "
+     "a kidney with a cyst, so the question matches what was acquired.", _CYST, "How large is the renal cyst?", "C"),
+    ("**A. Joint effusion**\n\n### Why not the others\n- **Osteoarthritis:** no narrowing.\n- **Patellar fracture:** "
+     "the patella is intact.\n- **None of the above:** would be the answer only if the recess were normal; it "
+     "isn't.", KNEE, "What is the abnormality of the knee joint?", "A"),
+    ("### Short answer: **A — Left apex**\n\nThe question calls this a normal film. It isn't. Option D (\"the "
+     "question contains a clinically incorrect premise\") is tempting for that reason, but it would leave the "
+     "pneumothorax unlocalised.", _APEX, "Where is the tension pneumothorax in this normal chest X-ray?", "A"),
+    ("The slip is about a third of the endplate: grade II.\n\n### On the \"not a suitable question\" option\nThe "
+     "image really is a lumbar spine radiograph, so the question fits the image and that option does not apply.\n\n"
+     "### Answer\n**B. Grade II**", _SPONDYLO, "What grade is the L5-S1 spondylolisthesis in this lumbar spine "
+     "radiograph?", "B"),
+    # ... not these: the escape taken up, or stated in the reply's own words beside another answer
+    ("The \"none of the above\" option fits: D.", KNEE, "What is the abnormality of the knee joint?", "D"),
+    ("B. Osteoarthritis. Honestly, none of the above fits well.", KNEE, "What is the abnormality of the knee joint?",
+     None),
+    ("A. Joint effusion.\n- None of the above: this fits best, on reflection.", KNEE,
+     "What is the abnormality of the knee joint?", None),
+])
+def test_held_out_151_escape_named_as_an_option(reply: str, options: tuple[str, ...], question: str,
+                                                choice: str | None) -> None:
+    assert extract(reply, "choice", ABCD, options, question=question).choice == choice
+
+
+@pytest.mark.parametrize(("reply", "options", "question", "choice"), [
+    # held-out batch 151: a long reply whose opening line ends on its letter, then goes through the other options by
+    # name: its answer, as a guess (never sure: a hostile review of a draft that made it sure found bodies that
+    # conclude otherwise, someone else's letter and a grade's letter read surely as the answer)
+    (
+        "This looks like a benign melanocytic nevus to me — **D**.\n\nDermoscopically, what stands out is how "
+        "orderly the lesion is. There's a regular, fine brown pigment network that thins out gradually towards the "
+        "periphery rather than ending abruptly, and the lesion is symmetric along both axes in colour and "
+        "structure. The colours are limited to two shades of light and mid brown. In the centre there are a few "
+        "evenly spaced brown globules, which is a common pattern in nevi of younger adults. I don't see any of the "
+        "features I'd look for as melanoma-specific: no atypical or broadened network, no irregular streaks or "
+        "pseudopods at the edge, no blue-white veil, no regression structures, no atypical dotted vessels.\n\nThe "
+        "other options don't fit the structures present either. Basal cell carcinoma lacks a pigment network and "
+        "instead shows arborising vessels, blue-grey ovoid nests or leaf-like areas. Seborrhoeic keratosis shows "
+        "milia-like cysts, comedo-like openings, fissures and ridges (\"brain-like\" pattern) and a sharply "
+        "demarcated, stuck-on edge — none present.\n\nTwo caveats. Dermoscopy is a pattern-recognition exercise "
+        "and a single image can't show change over time; if the patient reports that this lesion is new, growing "
+        "or different from their other moles (the \"ugly duckling\" sign), short-term digital monitoring or excision "
+        "would still be reasonable. But based on the image alone, benign nevus.",
+     NEVUS, "Which diagnosis fits this dermoscopy image best?", "D"),
+    (
+        "## Non-communicating (obstructive) hydrocephalus — **B**\n\n### What the MRI shows\n**Sagittal T2:**\n- "
+        "The **cerebral aqueduct** is narrowed to a thin line at its proximal end, with **no flow void** through "
+        "it.\n- The **third ventricle** is distended and its floor bows downward into the interpeduncular cistern; "
+        "the lamina terminalis bulges forward.\n- The **fourth ventricle is small**, normal in shape.\n\n**Axial "
+        "FLAIR:**\n- Both lateral ventricles are markedly enlarged, with rounded frontal horns.\n- A thin rim of "
+        "periventricular high signal around the frontal horns — transependymal CSF flow, meaning the hydrocephalus "
+        "is active.\n- Sulci are effaced.\n\n### Why this is non-communicating\nThe concept is simple: in "
+        "**non-communicating** hydrocephalus, CSF flow is blocked **within** the ventricular system, so everything "
+        "upstream of the block dilates and everything downstream stays normal or small. Here, the lateral and "
+        "third ventricles are dilated while the fourth is small — the block is at the aqueduct (aqueductal "
+        "stenosis).\n\nIn **communicating** hydrocephalus, the obstruction lies outside the ventricles (arachnoid "
+        "granulations, subarachnoid space), so **all four** ventricles enlarge, including the fourth, and the "
+        "basal cisterns are often prominent. That pattern isn't present.\n\n### Clinical relevance\nAqueductal "
+        "stenosis is a good candidate for **endoscopic third ventriculostomy**, which relies on the very fact that "
+        "the block is proximal to the basal cisterns.",
+     HYDRO, "Is this communicating or non-communicating hydrocephalus?", "B"),
+])
+def test_held_out_151_long_reply_opening_on_its_letter(reply: str, options: tuple[str, ...], question: str,
+                                                       choice: str) -> None:
+    answer = extract(reply, "choice", ABCD[:len(options)], options, question=question)
+    assert (answer.choice, answer.method, answer.sure) == (choice, "opening_answer", False), answer
+    # ... and without its letter, the opening is no answer of this shape
+    unlettered = re.sub(r"\s[\u2014\-]\s\*\*[A-D]\*\*", "", reply, count=1)
+    assert extract(unlettered, "choice", ABCD[:len(options)], options, question=question).choice is None

@@ -798,7 +798,7 @@ def extract(text: str, kind: str, labels: Sequence[str], options: Sequence[str] 
                 label, method = (None, "ambiguous") if how == "ambiguous" else (
                     found, "language" if english != clean else "synonym")
     if label is not None and method in _BY_MENTION and label == suggested_label(suggested, item) \
-            and opens_rejecting(clean):
+            and opens_rejecting(clean, label):
         # batch 17: "wrong. ... left side is clear" read as the answer it rejects (a mention of it): never so
         label, method = None, "ambiguous"
     if label is not None and method == "final_verdict" and kind != "choice" \

@@ -321,6 +321,17 @@ def phrase_regex(label: str, suffix: bool = False) -> re.Pattern[str]:
     return re.compile(r"(?<![\w\-])" + body + suf + r"(?![\w\-])", re.IGNORECASE)
 
 
+def nothing_suggests(that: bool = False) -> str:
+    """Batch 21: what nothing in the case points to ("Nothing suggests aggravation", "nothing to suggest an aggravating
+    ...", "nothing here indicates ..."), the one form of it that the negation test, a letter's denial and a yes/no
+    subject's denial (subject.py) read. Not "nothing else suggests X", which leaves one thing that does (a hostile
+    review); "nothing that suggests X" only where ``that`` (a subject's denial, which also asks that X end its clause:
+    not "nothing that suggests X better than Y, and Y is here")."""
+    return (r"\bnothing\s+(?:(?:here|at\s+all)\s+)?(?:to\s+" + (r"|that\s+" if that else "") + r")?"
+            r"(?:suggests?|indicates?|supports?|favou?rs?|points?\s+to)")
+
+
+_NOTHING_SUGGESTS = nothing_suggests()
 _NEGATION_BEFORE = re.compile(
     r"(?:\b(?:no|not|without|absent|absence\s+of|neither|nor|rather\s+than|instead\s+of|excluding|exclude[sd]?|"
     r"ruled?\s+out|unlikely|isn't|aren't|wasn't|doesn't|don't|never)\s+(?:\w+\s+){0,2}|n't\s+(?:\w+\s+){0,2}"
@@ -329,9 +340,7 @@ _NEGATION_BEFORE = re.compile(
     # batch 117: "It's unlikely to be a seborrheic keratosis — there are no milia-like cysts ..."
     # (not "not unlikely", "far from unlikely": a hostile review of 5f68aa0)
     r"|(?<!\bnot\s)(?<!n't\s)(?<!\bfrom\s)\b(?:unlikely|not\s+likely)\s+to\s+be\s+(?:an?\s+|the\s+)?"
-    # batch 21: "Nothing suggests aggravation", "nothing to suggest an aggravating ..."
-    r"|\bnothing\s+(?:(?:here|else|at\s+all)\s+)?(?:to\s+)?(?:suggests?|indicates?|supports?|favou?rs?|points?\s+to)\s+"
-    r"(?:\w+\s+)?"
+    rf"|{_NOTHING_SUGGESTS}\s+(?:\w+\s+)?"
     # batch 49: "Nothing about it suggests malignancy: ...", as "nothing about it looks malignant" (batch 32)
     # (the corpus read with held-out batch 133's fixes: "Nothing about this lesion looks malignant.", "Nothing about it
     # is malignant.")
@@ -355,8 +364,8 @@ _NEGATION_END = re.compile(
 
 # what nothing in the case points to, its letter then its words ("Nothing here points to B, tinea corporis.")
 _NOTHING_POINTS_TO_LETTER = re.compile(
-    r"(?i)\bnothing\s+(?:(?:here|else|at\s+all)\s+)?(?:(?:to\s+)?(?:suggests?|indicates?|supports?|favou?rs?|"
-    r"points?\s+to)|(?:tips|tilts|swings)\s+(?:it|the\s+balance)\s+(?:to|towards?))\s+\(?[a-z]\)?[ \t]*"
+    rf"(?i)(?:{_NOTHING_SUGGESTS}|\bnothing\s+(?:(?:here|else|at\s+all)\s+)?(?:tips|tilts|swings)\s+(?:it|the\s+balance)\s+"
+    r"(?:to|towards?))\s+\(?[a-z]\)?[ \t]*"
     # (and the option's first words, for a mention of its later ones; not a new clause: "..., but tinea corporis")
     r"[,:\u2013\u2014\-][ \t]*(?:(?!(?:but|and|or|so|which|while|whereas|though|although|yet|it|this|that|"
     r"instead|rather)\b)[a-z\-]+[ \t]+){0,2}\Z")

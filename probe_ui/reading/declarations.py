@@ -104,6 +104,8 @@ _DECL_PREFIX = re.compile(
     r")",
     re.IGNORECASE,
 )
+# what a "whether" or an "if" opens is supposed, not declared ("I can't say whether it is an actinic keratosis")
+_SUPPOSED_BEFORE = re.compile(r"(?i)\b(?:whether|if)[ \t]+\Z")
 # "The most likely diagnosis is sarcoidosis" (its own pattern, run only on replies that say "diagnosis")
 # (batch 100: "### Most likely cause: **D. Prostatic enlargement**", and "explanation")
 _DECL_DIAGNOSIS = re.compile(r"\b(?:most\s+likely|likeliest|final|working|leading)\s+(?:diagnosis|cause|explanation)\s*"
@@ -732,6 +734,8 @@ def last_declaration(text: str, item: Item) -> Found:
             if re.match(r"(?i)(?:this|it)\b", m.group(0)) \
                     and _TO_BE_EXCLUDED.search(text, max(0, m.start() - 120), m.start()):
                 continue  # held-out batch 129 (:data:`_TO_BE_EXCLUDED`)
+            if _SUPPOSED_BEFORE.search(text, max(0, m.start() - 12), m.start()):
+                continue  # held-out batch 153: "I can't say whether it is an actinic keratosis, a dermatofibroma, ..."
             cands.append((m.start(), "weak", m.start(), m.end(), m.group(0)))
         for m in _DECL_HEDGE.finditer(text) if any(w in low for w in ("probabl", "likely", "guess", "lean")) else ():
             if m.start() and text[m.start() - 1].isalnum():

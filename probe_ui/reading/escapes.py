@@ -70,6 +70,26 @@ def _denies_premise(text: str, question: str) -> bool:
     return False
 
 
+_QUOTED = r"[\"\u201c\u2018][^\"\u201c\u201d\u2018\u2019\n]{1,100}?[\"\u201d\u2019]"
+_NAMED_AS_OPTION = re.compile(r"(?i)" + _QUOTED + r"[ \t]+(?:option|choice|answer)s?\b"
+                              r"|\b(?:option|choice|answer)[ \t]+(?-i:[A-Z])[ \t]*\([ \t]*" + _QUOTED + r"[ \t]*\)")
+# what the words after an option so named say of it: set aside ("... option would apply if the study were ...", "... is
+# tempting ..., but", "that option does not apply"), or taken up ("... option fits better", "is the better answer",
+# "is correct", "applies", a hostile review)
+_PUT_ASIDE = re.compile(r"(?i)\b(?:would\s+(?:only\s+)?(?:apply|fit|be\s+(?:right|correct|the\s+answer))\s+(?:only\s+)?"
+                        r"(?:if|when)|is\s+tempting|(?:does\s+not|doesn't|do\s+not|don't)\s+(?:apply|fit)|rather\s+than)\b")
+_TAKEN_UP = re.compile(r"(?i)\b(?:fits?\s+(?:better|best)|is\s+(?:(?:really|actually|strictly|honestly|probably)\s+)?"
+                       r"(?:correct|right|the\s+(?:better|right|correct|honest|best|real))|applies\b(?!\s+only)|"
+                       r"(?:would|I'd)\s+(?:actually\s+)?(?:pick|choose|go\s+with)|is\s+what\s+I|is\s+the\s+answer)\b")
+
+
+def _named_aside(m: re.Match[str]) -> str:
+    """An escape option named as an option (:data:`_NAMED_AS_OPTION`) blanked where the words after it set it aside
+    and none takes it up."""
+    after = m.string[m.end():m.end() + 250]
+    return " " * len(m.group(0)) if _PUT_ASIDE.search(after) and not _TAKEN_UP.search(after) else m.group(0)
+
+
 def escape_conflict(text: str, item: Item, label: str) -> bool:
     """Whether the reply states, in its own words, an escape option of the item ("None of the above", "The question
     contains a clinically incorrect premise") other than ``label`` (an echoed option list's "D. None of the above"
@@ -85,6 +105,9 @@ def escape_conflict(text: str, item: Item, label: str) -> bool:
             # is present.")
             text = re.sub(r"(?im)^[ \t]*\|[ \t]*" + body + r"[ \t]*\|", " ", text)
             text = re.sub(r"(?i)\b" + body + r"[ \t]*[(\[](?-i:[A-Z])[)\]]", " ", text)
+    # held-out batch 151: the option named as an option, not said ("The "not a suitable question" option would apply
+    # if ...", "Option D ("the question contains a clinically incorrect premise") is tempting ...")
+    text = _NAMED_AS_OPTION.sub(_named_aside, text)
     # (a row led by a letter names that option in its next cell, in whatever words: "| B | Not a suitable question |")
     text = re.sub(r"(?m)^[ \t]*\|[ \t]*[A-Z][ \t]*\|[^|\n]*\|", " ", text)
     text = mask_spans(text, _either_of_another(text[:4000], item))

@@ -207,6 +207,20 @@ _NO_DOUBT_CLAUSE = re.compile(r"(?i)\A([\s\"'*_>]*)there(?:'s|\s+is)\s+no\s+doub
 # "Magnetic resonance imaging uses strong magnets."): what it names is not an answer
 # --------------------------------------------------------------------------------------------------------------
 
+#: the paired parts of the body a side names ("the right lower lobe", "left-sided", "right hips", "the right
+#: hemidiaphragm"): after "right" or "left" these make it a side, never a judgement ("that's right") or a verb ("left
+#: the room"), and the other side may show the same finding (sureness's "other side" doubt)
+PAIRED_PARTS = (r"(?:side|sided|upper|middle|lower|lobe|lung|apex|apical|base|basal|hilum|hilar|costophrenic|pleural|"
+                r"hemithorax|hemidiaphragm|hemisphere|hemispheric|kidney|renal|adrenal|ureter|ovary|iliac|inguinal|"
+                r"breast|hip|femur|femoral|knee|shoulder|elbow|wrist|ankle|arm|leg|hand|foot|eye|orbit|ear|maxillary|"
+                r"sinus|cerebral|parietal|frontal|temporal|occipital)s?\b")
+#: every part a side names, the paired ones and those of one side of an unpaired organ ("the right heart border",
+#: "the right main bronchus", "the right paratracheal stripe"); not the words a judgement "right" may run into in an
+#: unpunctuated reply ("lungs look right chest wall intact", "looks right lateral view"), which the rules that need
+#: them add (a hostile review of the merged list)
+SIDED_PARTS = (r"(?:" + PAIRED_PARTS + r"|(?:main|mainstem|lobar|pulmonary|heart|atrium|ventricle|bronchus|"
+               r"paratracheal|colon|thalamus|cerebellar)s?\b)")
+
 # a kind of study, said of studies in general after "a" ("on a chest radiograph", "on an expiratory film")
 _ANY_STUDY = r"(?:radiographs?|films?|x-?rays?|ct|mri|scans?|images?|ultrasounds?|studies|study|views?|projections?)"
 GENERIC = re.compile(
@@ -398,8 +412,10 @@ _REPLY_ESCAPE = {
         r"study)\b"
         # "a question about the lumbar spine does not apply to it"; "La pregunta no es adecuada" once glossed
         # (batch 119: not "The question is suitable for this image, so option C does not apply.": what does not apply
-        # is another clause's subject, an option)
-        r"|\bquestion\b(?:(?!\b(?:so|but)[ \t]+(?:the[ \t]+)?(?:options?|answers?|choices?|letter)\b)"
+        # is another clause's subject, an option; held-out batch 151: "... so the question fits the image and that
+        # option does not apply.", not "The question and the answer options don't apply to this image.")
+        r"|\bquestion\b(?:(?!\b(?:so|but)[ \t]+(?:the[ \t]+)?(?:options?|answers?|choices?|letter)\b"
+        r"|\band[ \t]+(?:(?:that|this)[ \t]+(?:options?|answers?|choices?|letter)|option[ \t]+(?-i:[A-E]))\b)"
         r"[^.;:!?\n]){0,80}?"
         r"\b(?:does\s+not|doesn't|do\s+not|don't|cannot|can't)\s+(?:really\s+)?"
         r"(?:apply|be\s+applied|be\s+answered|relate|correspond"
@@ -506,14 +522,27 @@ def dismissed(said: str) -> bool:
     return bool(_DISMISSAL.search(said)) and not _TAKEN_UP.search(said)
 
 
+# held-out batch 151: what an entry of a review of the options says of an escape option to set it aside: that it would
+# be the answer only under a condition the reply denies ("- **None of the above:** would be the answer only if the
+# suprapatellar recess were normal; it isn't."; not "... if the lung is clear, and it is"), or that the question fits
+# ("- **Not a suitable question for the image:** the image does show a kidney with a cyst, so the question matches what
+# was acquired.")
+_ESCAPE_SUPPOSED = re.compile(
+    r"(?i)\A[\s*_:\"'\u201d\u2019\-\u2013\u2014|]*(?:it\s+|this\s+)?would\s+(?:only\s+)?(?:be\s+(?:the\s+(?:answer|right\s+"
+    r"(?:answer|choice))|right|correct)|apply|fit)\s+only\s+(?:if|when)\b"
+    r"(?![^\n]*(?:\band|[;\u2014\u2013]|\s-)\s*(?:it|they|this|that)\s+(?:is|are|does|do)\b(?!\s*n[o']t))"
+    r"|\b(?:so|and)\s+the\s+question\s+(?:matches|fits|suits|applies\s+to|is\s+suitable\s+for)\b")
+
+
 def _set_aside(text: str, start: int, end: int) -> bool:
     """Whether the escape phrase at ``start:end`` is denied right after it, or opens an entry of a list or a table
-    that sets it aside (:func:`dismissed`)."""
+    that sets it aside (:func:`dismissed`, :data:`_ESCAPE_SUPPOSED`)."""
     if _ESCAPE_SET_ASIDE.match(text, end):
         return True
     line = text.rfind("\n", 0, start) + 1
     stop = text.find("\n", end)
-    return bool(_ENTRY_OPENING.match(text[line:start])) and dismissed(text[end:len(text) if stop < 0 else stop])
+    said = text[end:len(text) if stop < 0 else stop]
+    return bool(_ENTRY_OPENING.match(text[line:start])) and (dismissed(said) or bool(_ESCAPE_SUPPOSED.search(said)))
 
 
 def escape_kind_of_reply(text: str) -> list[str]:

@@ -23,6 +23,9 @@ __all__ = ["REFUSAL_PHRASES", "closing_advice", "declining_opening", "is_refusal
 # batch 55: Caribbean English Creole "cyaan" ("Mi cyaan see no pikcha")
 _CANT = (r"(?:can\s*not|can't|\bcant\b|cannot|could\s*not|couldn't|\bc(?:y|i)aan\b|am\s+unable\s+to|'m\s+unable\s+to|"
          r"am\s+not\s+able\s+to|'m\s+not\s+able\s+to|unable\s+to|not\s+able\s+to|won't\s+be\s+able\s+to)")
+# no "but" (nor a semicolon turning to an answer) in the rest of the sentence: a decline said alone, not a limit said
+# before the answer ("I'm not going to stage it without an MRI, but the periosteal reaction is osteosarcoma (A).")
+_NO_BUT = r"(?![^.!?\n]*(?:\bbut\b|\bhowever\b|;))"
 # what a reply says it lacks or cannot see: the image, or the markers drawn on it
 # (batch 122: "The upload is very low resolution, so treat this cautiously")
 _IMAGE = (r"(?:image|images|picture|scan|photo|photograph|radiograph|x-?ray|attachment|file|figure|screenshot|"
@@ -72,6 +75,8 @@ _QUALIFIES = (r"(?:(?:take|treat|read|consider)\s+(?:this|that|it|my\s+(?:answer
               r"|(?:take|treat|read|consider)\s+(?:this|that|it|my\s+(?:answer|reading))\s+(?:cautiously|guardedly|"
               r"with\s+care|carefully)"
               r"|(?:limits?|lowers?|reduces?|undermines?)\s+(?:my|any|the)\s+confidence"
+              # held-out batch 154: "The file is heavily compressed ..., so I'd hold this loosely"
+              r"|(?:i'd|i\s+would)\s+hold\s+(?:this|it|that|my\s+(?:answer|reading))\s+loosely"
               # batch 21: "so please treat this as a rough call"
               r"|(?:take|treat|read|consider)\s+(?:this|that|it|my\s+(?:answer|reading))\s+as\s+(?:an?\s+|only\s+an?\s+)?"
               r"(?:rough|tentative|provisional|preliminary)\s+(?:call|guess|estimate|answer|reading|impression)"
@@ -128,6 +133,16 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
      r"|\b(?:DICOM|dcm|NIfTI|archive|zip)\b[^.;!?\n]{0,60}?\b(?:I(?:'m|\s+am)\s+(?:not\s+able|unable)\s+to|" + _CANT
      + r")\s+(?:open|view|load|display|read)\s+(?:that|this|the|it)\b",
      "I'm unable to view the attached image."),
+    # held-out batch 152: "I don't have a way to see images in this chat", "I don't feel able to characterise an
+    # enhancing brain lesion from one slice." (not "I don't feel able to say definitively whether the fibula is
+    # displaced or not", batch 139: two answers weighed; nor a limit said before the answer: "I don't feel able to
+    # give an exact age, but ...", a hostile review)
+    ("no-way-to-see",
+     r"\bi\s+(?:don't|dont|do\s+not)\s+have\s+(?:a|any)\s+way\s+to\s+(?:see|view|open|look\s+at)\s+(?:the\s+|any\s+|your\s+)?"
+     + _IMAGE + r"s?\b"
+     r"|\bi\s+(?:don't|dont|do\s+not)\s+feel\s+able\s+to\s+(?:characteri[sz]e|diagnose|determine|classify|assess|"
+     r"interpret|grade|stage|answer|identify|read)\b" + _NO_BUT,
+     "I don't have a way to see images in this chat."),
     # batch 67: "sorry i cannot see the bones well enough in this picture to answer": what the question asks about not
     # seen well enough
     ("cannot-see-well-enough",
@@ -173,7 +188,10 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
     ("sorry-cannot",
      r"\b(?:i'm|i\s+am)\s+(?:sorry|afraid)\b[^.]{0,40}?\b(?:can't|cannot|can\s+not|unable|not\s+able)\b",
      "I'm sorry, but I can't help with that."),
-    ("no-ability", r"\b(?:i|and)\s+(?:don't|do\s+not)\s+have\s+(?:the\s+)?(?:ability|access|capability)\b",
+    ("no-ability", r"\b(?:i|and)\s+(?:don't|do\s+not)\s+have\s+(?:the\s+)?(?:ability|access|capability)\b"
+                   # held-out batch 154: "reading radiographs isn't something I'm able to do"
+                   r"|\b(?:isn't|is\s+not)\s+something\s+(?:I'm\s+able\s+to|I\s+am\s+able\s+to|I\s+can)\s+"
+                   r"(?:do|help\s+with|offer)\b" + _NO_BUT,
      "I don't have the ability to view images."),
     ("no-image-provided",
      r"\bno\s+" + _IMAGE + r"\s+(?:was\s+|is\s+|has\s+been\s+)?(?:provided|attached|uploaded|shared|included|"
@@ -325,6 +343,11 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
                 r"|\bi(?:'ll|'d)\s+(?:respectfully\s+)?(?:decline\s+to|refrain|abstain)\b"
                 # batch 102: "I'm going to decline to label this person's sex from the image."
                 r"|\bi(?:'m|\s+am)\s+going\s+to\s+(?:respectfully\s+)?decline\b|\bi\s+(?:respectfully\s+)?decline\s+to\b"
+                # held-out batch 151: "I'm not going to label the patient's sex from this image, and I'd like to
+                # explain why rather than just decline."
+                # (not "I'm not going to classify this as pediatric just because it's small — ...: adult", a review)
+                r"|\bi(?:'m|\s+am)\s+not\s+going\s+to\s+(?:label|guess|assign|answer|pick|choose|diagnose|infer|"
+                r"estimate|grade|stage|classify)\b(?![^.!?\n]{0,40}?\bas\b)" + _NO_BUT +
                 # batch 112: "I'd rather not try to answer whether this patient is female from the image."; batch
                 # 110: "I'd rather not name a diagnosis from this image alone."
                 r"|\bi(?:'d|\s+would)\s+rather\s+not\s+(?:try\s+to\s+)?"
@@ -763,7 +786,11 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
      r"|\b" + _FRAME + r"s?\b[^.;!?\n]{0,60}?,?\s+so\s+(?:the\s+)?(?:detail|resolution)\s+is\s+(?:very\s+|quite\s+|"
      r"severely\s+|extremely\s+)?limited\b"
      r"|\b" + _FRAME + r"s?\s+(?:is\s+|was\s+)?" + _FAULT + r"\b[^.!?\n\"]{0,60}?[,;:\-\u2013\u2014][ \t]*"
-     r"(?:my\s+|a\s+|only\s+a\s+)?best\s+guess\b(?!\s+(?:of|from|by)\b)",
+     r"(?:my\s+|a\s+|only\s+a\s+)?best\s+guess\b(?!\s+(?:of|from|by)\b)"
+     # held-out batch 153: "⚠️ **Image quality caveat:** the uploaded file is a 160 × 190 pixel thumbnail, heavily
+     # compressed, ... so treat what follows as provisional." (a caveat heading the reply)
+     r"|\bimage[\s\-]+quality\s+(?:caveat|warning|limitation)s?[ \t*_]*:(?![ \t*_]*(?:none|nil|n/?a|no\b|not\s+"
+     r"significant|adequate|good|acceptable|satisfactory))",
      "Image quality: poor (heavy compression)\nConfidence: low\nAnswer: yes"),
     # batch 19: the image blamed, and what is asked said not to be traceable on it ("The thumbnail I received is tiny
     # and low in contrast; the cardiac borders can't be traced on it.")
@@ -830,7 +857,12 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
      r"|\bi\s+(?:don't|do\s+not)\s+think\s+i\s+(?:should|can|could)\s+(?:guess|determine|infer|judge|estimate|"
      r"diagnose|answer|tell)\b"
      r"|\bnothing\s+in\s+(?:this|the)\s+" + _FRAME + r"\s+(?:lets|allows|permits|enables)\s+me\s+(?:to\s+)?"
-     r"(?:say|tell|judge|determine|decide)\b",
+     r"(?:say|tell|judge|determine|decide)\b"
+     # held-out batch 152: "I'd be cautious about putting a diagnosis on sudden chest pain from a single image."
+     # (not "I'd be cautious about making a diagnosis of melanoma here: ..., so benign nevus", a hostile review)
+     r"|\bi(?:'d|\s+would)\s+be\s+(?:very\s+|quite\s+)?(?:cautious|wary|hesitant|reluctant)\s+about\s+(?:putting|"
+     r"giving|making|offering|assigning|attaching|venturing)\s+(?:a|an|any)\s+(?:[\w\-]+\s+)?(?:diagnosis|label|"
+     r"answer|name)\s+(?:on|to)\b" + _NO_BUT,
      "I'd rather not put a diagnosis on it from a single image."),
     # batch 23: "a reliable assessment is not possible" (said of this image's reading)
     ("assessment-not-possible",
@@ -856,7 +888,9 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
      r"|(?:hard|difficult|tough)\s+to\s+see\b(?=[ \t]*,?[ \t]*but\b)"
      r"|(?=[^.;!?\n]{0,60}?\b(?:maybe|perhaps|probably|possibly|guess)\b))"
      # batch 26: "the image is very dark but it looks like an adult": the fault, then a guess by its look
-     r"|\b" + _FRAME + r"s?\s+(?:is|was|are)\s+(?:very\s+|quite\s+|rather\s+|too\s+)?" + _FAULT
+     # (the image the subject: not "The lesion in the image is pretty dark, but it looks like ...", a hostile review)
+     r"|(?<!\bin\s)(?<!\bin\sthe\s)(?<!\bon\sthe\s)(?<!\bof\sthe\s)(?<!\bin\sthis\s)\b" + _FRAME
+     + r"s?\s+(?:is|was|are)\s+(?:very\s+|quite\s+|rather\s+|too\s+|really\s+|so\s+|pretty\s+)?" + _FAULT
      + r"\b[ \t]*,?[ \t]*but\s+(?:it|this|that|he|she|they)\s+(?:looks|seems|appears)\s+(?:like|to\s+be)\b"
      # batch 26: "The image quality is low and the duct is hard to see. It might be dilated."
      r"|\bquality\s+(?:is|was)\s+(?:very\s+|rather\s+|quite\s+)?(?:poor|low)\b[^.;!?\n]{0,60}?\b(?:hard|difficult)\s+to\s+"
@@ -962,8 +996,30 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
                         r"to\s+(?:classify|diagnose|judge|say|tell|assess|grade|answer|call)\b",
      "I can't make out its structures well enough to classify it."),
     # batch 27: Dutch "Sorry, ik kan de afbeelding niet openen."
+    # held-out batch 153: Finnish, I cannot answer ("en pysty vastaamaan"), cannot assess ("en voi arvioida"), no image
+    # attached ("ei ole liitteenä kuvaa"), send the image again ("Lähetä kuva uudelleen")
+    # (not "En pysty näkemään murtumaa" (I can't see a fracture: no), nor a limit before "mutta" (but))
+    ("cannot-fi", r"\ben\s+(?:pysty|voi)\s+(?:\w+\s+)?(?:vastaamaan|arvioida|arvioimaan|sanomaan|määrittämään|"
+                  r"vahvistamaan)\b(?![^.!?\n]*\bmutta\b)|\ben\s+(?:pysty|voi)\s+(?:näkemään|avaamaan)\s+(?:\w+\s+)?"
+                  r"kuva|\bei\s+ole\s+liitteenä\s+kuvaa\b|\blähetä\s+kuva\s+uudelleen\b",
+     "Valitettavasti en pysty vastaamaan; viestissä ei ole liitteenä kuvaa."),
+    # held-out batch 154: Romanian, cannot see the attached image ("nu pot vedea imaginea atașată"), please upload it
+    # again ("Vă rog să o încărcați din nou")
+    # (not "Nu pot vedea nicio fractură" (I can't see any fracture: no), nor a limit before "dar" (but))
+    ("cannot-ro", r"\bnu\s+pot\s+(?:să\s+)?(?:vedea|deschide|accesa)\s+imagin"
+                  r"|\bnu\s+pot\s+(?:să\s+)?(?:evalua|determina|interpreta)\b(?![^.!?\n]*\bdar\b)"
+                  r"|\bîncărcați\s+(?:din\s+nou|imaginea)\b",
+     "Îmi pare rău, dar nu pot vedea imaginea atașată."),
     ("cannot-nl", r"\bik\s+kan\s+(?:\w+\s+){0,3}?niet\s+(?:openen|zien|bekijken|beoordelen|bepalen|laden)\b",
      "Sorry, ik kan de afbeelding niet openen."),
+    # held-out batch 151: Czech, no image attached ("není připojen žádný obrázek"), cannot judge ("nemohu posoudit"),
+    # please upload it again ("nahrajte obrázek znovu")
+    # (not "Nemohu vidět žádnou zlomeninu" (I can't see any fracture: no), nor a limit before "ale" (but))
+    ("cannot-cs", r"\bnení\s+(?:připojen|přiložen|vidět)\w*\s+(?:žádný\s+)?(?:obrázek|snímek)|\bnemohu\s+"
+                  r"(?:\w+\s+)?(?:posoudit|určit)\b(?![^.!?\n]*\bale\b)|\bnemohu\s+(?:otevřít|vidět|zobrazit)\s+"
+                  r"(?:\w+\s+)?(?:obrázek|snímek)|\bnevidím\s+(?:žádný\s+)?(?:obrázek|snímek)"
+                  r"|\bnahrajte\s+(?:prosím\s+)?(?:obrázek|snímek)",
+     "Omlouvám se, ale k vaší zprávě není připojen žádný obrázek."),
     # batch 27: a reply blocked by the vendor's safety filter (a Gemini candidate with finishReason SAFETY, an OpenAI
     # choice with finish_reason content_filter): nothing was answered
     ("blocked-by-filter", r"[\"']finish_?reason[\"']\s*:\s*[\"'](?:safety|content_filter|prohibited_content|"
@@ -1094,6 +1150,10 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
      r"(?:whole|entire|full|complete)\b"
      r"|\b(?:image\s+)?resolution\s+is\s+(?:very\s+|too\s+|quite\s+|rather\s+)?(?:low|poor)\b[^.!?\n]{0,30}?"
      r"\b(?:uncertain|tentative)\b"
+     # held-out batch 154: "Resolution is poor, but the outline of the skull ... is clear enough: **Yes**"
+     # (opening the reply: not a follow-up's "Resolution is poor, but the consolidation is smaller", a hostile review)
+     r"|\A[\W_]*(?:the\s+)?(?:image\s+)?resolution\s+is\s+(?:very\s+|quite\s+|rather\s+)?(?:low|poor)"
+     r"[ \t]*,[ \t]*but\b"
      # batch 53: "The resolution is very low (about 128×128), so this is only a rough estimate: pediatric."
      r"|\b(?:image\s+)?resolution\s+is\s+(?:very\s+|too\s+|quite\s+|rather\s+)?(?:low|poor)\b[^.!?\n]{0,40}?"
      r"\bonly\s+a\s+rough\s+(?:estimate|guess)\b"
@@ -1278,8 +1338,17 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
     # and I can't see the apices clearly. With that caveat: no pneumothorax.", "The apex is cropped out of the image,
     # which is where a small pneumothorax would show. With that caveat: no.")
     ("image-blamed-with-caveat",
-     r"\b(?:" + _IMAGE + r"\s+is\s+(?:\w+\s+)?(?:downsampled|" + _FAULT + r")|(?:cropped|cut)\s+out\s+of\s+the\s+"
-     + _IMAGE + r")\b[^!?]{0,160}?\bwith\s+(?:that|this|these|those)\s+(?:caveats?|limitations?)\b",
+     # (held-out batch 151: "The photo has been cropped very tightly, ... With that caveat, here's my best reading",
+     # "The image seems cut off — ... Answer: B. No free fluid (with the caveat that the most dependent part ... isn't
+     # shown).")
+     # (not a crop said to lose nothing: "The image has been cropped to the lesion, which is all we need", "The image
+     # appears cropped at the top, but the whole wrist and carpus are included", a hostile review)
+     r"\b(?:" + _IMAGE + r"\s+(?:is|has\s+been|seems|looks|appears)\s+(?:\w+\s+)?(?:downsampled|" + _FAULT + r")|"
+     r"(?:cropped|cut)\s+out\s+of\s+the\s+" + _IMAGE + r")\b"
+     r"(?![^.;!?\n]{0,60}?(?:\bwhich\s+is\s+all\b|\bbut\s+(?:the\s+whole|all|everything)\b|\bto\s+the\s+"
+     r"(?:lesion|region|area)\b))"
+     # (the caveat looked ahead to, not part of the phrase: an answer between them stays readable, a hostile review)
+     r"(?=[^!?]{0,400}?\bwith\s+(?:(?:that|this|these|those)\s+(?:caveats?|limitations?)|the\s+caveat\s+that)\b)",
      "The image is heavily downsampled and I can't see the apices clearly. With that caveat: no pneumothorax."),
     # batches 63-64: only part of the film to read ("Half the film is cut off, so I'm working from the left hemithorax
     # only.", "i cant see the lower part of the lungs, the image is cut", "The resolution is too low to look at the

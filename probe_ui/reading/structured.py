@@ -316,6 +316,37 @@ def findings_per_option(text: str, item: Item, label: str) -> bool:
     return len(named) >= 2 and against
 
 
+# a line headed by a term and a colon ("Epidural: biconvex, does not cross sutures.", "- **Subdural:** crescentic")
+_LINE_HEAD = re.compile(r"(?m)^[ \t*_\-\u2022>#]*(?:\d{1,2}[.)][ \t]*)?([A-Za-z][A-Za-z \-']{1,40}?)[ \t*_]*:")
+
+
+# what an entry says when it judges its option rather than defines it (a review of the options, not a glossary)
+_ENTRY_VERDICT = re.compile(r"(?i)\b(?:present|absent|yes|the\s+answer|not\s+the\s+case|not\s+seen|seen\s+here|"
+                            r"consistent|fits?|excluded|ruled\s+out|unlikely|likely)\b|\bno[.!]|[\u2713\u2714\u2705\u2717\u2718\u274c]")
+
+
+def described_in_turn(text: str, item: Item, label: str) -> bool:
+    """Held-out batch 154: whether the reply gives three or more options (every option, of two) a line of their own,
+    headed by the option's own words, and ends on ``label``'s ("Reference answer: A (epidural hematoma).\nEpidural:
+    biconvex ...\nSubdural: crescentic ...\n...\nIntraparenchymal: within the brain tissue."): a glossary of the
+    options, whose last entry is no verdict (a report's "Impression:" after its entries is one)."""
+    words = [set(re.findall(r"[a-z]+", opt.casefold())) for opt, _ in item.option_map]
+    own = [w - set().union(*(o for j, o in enumerate(words) if j != i)) for i, w in enumerate(words)]
+    labels = [lb for _, lb in item.option_map]
+    if label not in labels or len(labels) < 2:
+        return False
+    if _ENTRY_VERDICT.search(text):
+        return False  # "Dermatofibroma: central white patch — present. This is the answer.", "Solid: yes.": a review
+    headed: list[int] = []
+    for m in _LINE_HEAD.finditer(text):
+        head = set(re.findall(r"[a-z]+", m.group(1).casefold()))
+        hit = [i for i, w in enumerate(own) if w and head & w]
+        headed.append(hit[0] if len(hit) == 1 else -1)
+    last = text.rstrip().rsplit("\n", 1)[-1]
+    return bool(headed) and headed[-1] == labels.index(label) and _LINE_HEAD.match(last) is not None \
+        and len(set(headed) - {-1}) >= min(3, len(labels))
+
+
 # --------------------------------------------------------------------------------------------------------------
 # An answer beside its own reasons (batch 80): '{"answer": "yes", "reasoning": "The CBD measures 3 mm, within normal
 # limits; ..."}', '{"answer": "A", "answer_text": "Pleural effusion"}' (A: cardiomegaly), "Answer: yes\nReasoning: The

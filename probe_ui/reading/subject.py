@@ -18,7 +18,8 @@ from __future__ import annotations
 import functools
 import re
 
-from probe_ui.reading.cleaning import NOTHING_CALLED
+from probe_ui.reading import lexicon
+from probe_ui.reading.cleaning import NOTHING_CALLED, nothing_suggests
 from probe_ui.reading.hedges import HEDGE
 from probe_ui.reading.lexicon import ENGLISH_SIGNS, TOKEN, foreign_yes_no, generic_statement
 from probe_ui.reading.synonyms import SYNONYMS
@@ -39,10 +40,8 @@ def between_regions(text: str) -> bool:
     """Whether the reply places the image at the meeting of two body regions (:data:`_BETWEEN_REGIONS`)."""
     return bool(_BETWEEN_REGIONS.search(text))
 
-_SIDED = (r"(?:sided|side|lung|lobe|kidney|breast|hand|foot|knee|hemithorax|upper|lower|middle|hemispheric|hemisphere|"
-          r"arm|leg|eye|renal|pulmonary|cerebral|"
-          r"ventricle|atrium|hip|shoulder|base|apex|ovary|adrenal|lateral|femur|wrist|ankle|elbow|orbit|parietal|"
-          r"frontal|temporal|occipital|pleural|chest)")
+# a side of the body: the parts lexicon.SIDED_PARTS names, and "chest" and "lateral" ("the right chest wall")
+_SIDED = r"(?:" + lexicon.SIDED_PARTS + r"|(?:chest|lateral)\b)"
 # what follows "frontal" where it names the projection ("frontal view", "frontal and lateral radiographs", "frontal
 # chest film"), not the frontal lobe: the reader does not weigh a frontal projection (_FRONTAL_ASKED)
 _FRONTAL_VIEW = (r"[\s\-]+(?:and[\s\-]+lateral[\s\-]+)?(?:(?:chest|cxr|erect|supine|upright)[\s\-]+)?(?:views?|"
@@ -653,8 +652,7 @@ _NEGATED_PREDICATE = re.compile(r"(?i)(?:\b(?:no|without)\s+(?:[\w\-]+\s+){0,2}(
 # "Nothing I'd call splenomegaly" (cleaning.NOTHING_CALLED, without an adverb: not "nothing I'd call merely
 # splenomegaly"): what nothing in the image shows, only where the finding ends its clause (not "Nothing suggests the
 # splenomegaly is new.", "... splenomegaly a year ago; now 16 cm", a quote "'nothing suggests splenomegaly', but ...")
-_NOTHING_SUGGESTS = re.compile(r"(?i)(?<![\"'\u2018\u201c])\bnothing\s+(?:(?:here|at\s+all)\s+)?(?:to\s+|that\s+)?"
-                               r"(?:suggests?|indicates?|points?\s+to)\s+(?:an?\s+|the\s+)?$")
+_NOTHING_SUGGESTS = re.compile(rf"(?i)(?<![\"'\u2018\u201c]){nothing_suggests(that=True)}\s+(?:an?\s+|the\s+)?$")
 _CLAUSE_ENDS = re.compile(r"[ \t*_]*(?:[.;,:!)\n]|\Z)")
 
 

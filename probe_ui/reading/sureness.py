@@ -87,7 +87,7 @@ from probe_ui.reading.presence import (
 )
 from probe_ui.reading.pushback import held_answers
 from probe_ui.reading.refusals import refusal_names, undecided_between
-from probe_ui.reading.structured import few_shot_layout, findings_per_option
+from probe_ui.reading.structured import described_in_turn, few_shot_layout, findings_per_option
 from probe_ui.reading.subject import (
     SAME_AS,
     answer_from_predicate,
@@ -486,10 +486,8 @@ def _side_called_normal(text: str, item: Item, label: str | None) -> bool:
 # clause that does not call it normal, only look at it or suppose it (not "The right hip also looks OK.", "I also
 # checked the right side", "There is also a right total hip arthroplasty.", "This would require disease at the right
 # base too")
-_BODY_SIDE = (r"(?:the\s+|a\s+)?{s}(?:[\s\-]+(?:sided?|hip|hips|femoral|femur|head|kidney|renal|lung|lobe|hemithorax|"
-              r"base|basal|apex|apical|upper|lower|middle|costophrenic|hemidiaphragm|breast|knee|shoulder|ankle|wrist|"
-              r"ear|eye|orbit|ovary|adrenal|leg|arm|hand|foot|parietal|frontal|temporal|occipital|maxillary|sinus|"
-              r"pleural|chest|hilum|hilar|one)\b|(?=[ \t]*(?:[.,;:]|\Z)))")
+_BODY_SIDE = (r"(?:the\s+|a\s+)?{s}(?:[\s\-]+(?:" + lexicon.PAIRED_PARTS + r"|(?:head|chest|one)\b)"
+              r"|(?=[ \t]*(?:[.,;:]|\Z)))")
 _SET_ASIDE_THERE = re.compile(r"(?i)\b(?:normal|unremarkable|healthy|clear|intact|spared|preserved|unaffected|no|not|"
                             r"without|free|negative|fine|ok|okay|good|sharp|crisp|well|expanded|inflated|aerated|smooth|"
                             r"clean|symmetric|maintained|checked|looked|imaged|examined|MRI|CT|arthroplasty|replacement|"
@@ -965,8 +963,13 @@ def _opening_alone(text: str, item: Item) -> Answer | None:
 # phase.", "There's nothing solid about this nodule."); a hostile review of 397d1cb found openings of any other shape
 # read sure against a body that concludes otherwise
 _ANSWER_OPENING = re.compile(
-    r"(?i)[ \t*_#>]*(?:(?:the[ \t]+)?(?:most[ \t]+likely|likeliest|final|working)?[ \t]*"
+    r"(?i)[ \t*_#>]*(?:(?:the[ \t]+)?(?:most[ \t]+likely|likeliest|final|working|short|quick|brief)?[ \t]*"
     r"(?:diagnosis|cause|answer|impression|verdict|conclusion)[ \t*_]*[:\-\u2013\u2014]"
+    # held-out batch 151: an answer taken ("I'm going to go with C - Unknown, ..."), or an opening line that ends on
+    # the option's letter ("This looks like a benign melanocytic nevus to me - D.", "Non-communicating (obstructive)
+    # hydrocephalus - B")
+    r"|i(?:'m|[ \t]+am|'ll|[ \t]+will|'d|[ \t]+would)[ \t]+(?:going[ \t]+to[ \t]+)?go[ \t]+with[ \t]"
+    r"|[^\n.!?]{3,200}?[ \t][\-\u2013\u2014][ \t]*[*_]*[(\[]?(?-i:[A-Z])[)\]]?[*_]*[ \t]*[.!]?[ \t]*(?:\n|\Z)"
     r"|(?:i[ \t]+think[ \t]+)?(?:this|it)(?:'s|[ \t]+(?:is|isn't|is[ \t]+not))[ \t]+(?!(?:what|the\s+classic|tempting|"
     r"a\s+(?:difficult|tricky|hard))\b)"
     r"|not[ \t]|(?:there's[ \t]+|there[ \t]+is[ \t]+)?nothing[ \t]+[\w\-]+[ \t]+about\b)")
@@ -1821,6 +1824,9 @@ def doubts(text: str, item: Item, method: str, label: str | None = None, *, refu
         # batch 71: "Findings: Right kidney: dilated pelvis ... Left kidney: normal.\nImpression: Left hydronephrosis.
         # \nAnswer: The left kidney": findings given per option, the answer rests on which entry is abnormal
         found.append("findings")
+    if method not in _MARKED | {"bare", "leading"} and label is not None and item.kind == "choice" \
+            and described_in_turn(t, item, label):
+        found.append("each described")  # "Epidural: biconvex ...\nSubdural: ...\nIntraparenchymal: ...": a glossary
     if method not in {"exact", "structured"} and marks_against(t, item, label):
         found.append("table")  # "| D. Pneumothorax | No pleural line | Present |" above "So: C." (a hostile review)
     if few_shot_layout(t):

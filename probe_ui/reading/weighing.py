@@ -70,13 +70,11 @@ _CHAIN_REJECTED_BEFORE = re.compile(r"(?i)\b(?:not|excluding|except|eliminating|
                                     r"rather\s+than|instead\s+of|other\s+than)[ \t]+(?:(?:options?|choices?)[ \t]+)?$")
 
 
-# batch 91: "Not the right kidney — ...": "right" before a part of the body is the side, no judgement
-_SIDED = (r"(?:kidney|lung|lobe|side|sided|hip|femur|knee|breast|hemithorax|upper|lower|middle|main|base|apex|heart|"
-          r"ventricle|atrium|hemisphere|eye|hand|foot|arm|leg|ankle|wrist|shoulder|elbow|adrenal|ovary|renal|pleural|"
-          r"costophrenic|ureter|bronchus|iliac|inguinal|hemidiaphragm|colon)s?\b")
-# A word of judgement that is not an option's word ("None of the options seem right." must not read "right side")
+# A word of judgement that is not an option's word ("None of the options seem right." must not read "right side");
+# "right" before a part of the body (lexicon.SIDED_PARTS) is the side, no judgement (batch 91: "Not the right kidney")
 JUDGEMENT = re.compile(r"(?i)\b(?:seems?|looks?|is|are|be|sounds?|feels?|that's|all|quite|not|none)[ \t]+"
-                       r"(?:\w+[ \t]+)?(?:right|correct|wrong)\b(?![ \t]+" + _SIDED + r"|-" + _SIDED + r")"
+                       r"(?:\w+[ \t]+)?(?:right|correct|wrong)\b(?![ \t]+"
+                       + lexicon.SIDED_PARTS + r"|-" + lexicon.SIDED_PARTS + r")"
                        r"|\b(?:right|correct|wrong)[ \t]+(?:answer|option|choice)s?\b")
 # The last words of a reply cut off mid-sentence ("... Option C: Pulmonary edema. This would")
 _FUNCTION_WORDS = frozenset("""the a an this that these those would could should will is are was were be been of to

@@ -78,7 +78,8 @@ DOUBTS = {"refusal": "it declines", "reversal": "it changes its answer", "hedge"
           "another time": "its 'none' is of another study or someone else's report ('Splenomegaly: none, "
                           "previously; now 16 cm')",
           "per side": "it gives a different result on each side ('none on the right, large on the left')",
-          "other side": "it answers one side, then says the other side shows it too"}
+          "other side": "it answers one side, then says the other side shows it too",
+          "each described": "it describes each option in turn, and the answer is only where the list ends"}
 
 
 @dataclass(frozen=True)
