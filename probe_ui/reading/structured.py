@@ -289,6 +289,13 @@ def entry_for_question(text: str, question: str) -> str | None:
     return m.group(1) + " " + m.group(2)
 
 
+def _own_words(item: Item) -> list[set[str]]:
+    """Each option's words that no other option has ("left" of "Left kidney" beside "Right kidney"), in option order:
+    what a heading must hold to be that option's entry."""
+    words = [set(re.findall(r"[a-z]+", opt.casefold())) for opt, _ in item.option_map]
+    return [w - set().union(*(o for j, o in enumerate(words) if j != i)) for i, w in enumerate(words)]
+
+
 def findings_per_option(text: str, item: Item, label: str) -> bool:
     """Whether a report's findings give entries headed by what tells the options apart and the entry of ``label``'s
     option reports only what is absent or normal ("Findings: Right kidney: dilated pelvis ... Left kidney:
@@ -297,8 +304,7 @@ def findings_per_option(text: str, item: Item, label: str) -> bool:
     sections = report_sections(text)
     if sections is None or "findings" not in sections or len(item.option_map) < 2:
         return False
-    words = [set(re.findall(r"[a-z]+", opt.casefold())) for opt, _ in item.option_map]
-    own = [w - set().union(*(o for j, o in enumerate(words) if j != i)) for i, w in enumerate(words)]
+    own = _own_words(item)
     index = [lb for _, lb in item.option_map].index(label) if label in [lb for _, lb in item.option_map] else -1
     if index < 0 or not own[index]:
         return False
@@ -330,8 +336,7 @@ def described_in_turn(text: str, item: Item, label: str) -> bool:
     headed by the option's own words, and ends on ``label``'s ("Reference answer: A (epidural hematoma).\nEpidural:
     biconvex ...\nSubdural: crescentic ...\n...\nIntraparenchymal: within the brain tissue."): a glossary of the
     options, whose last entry is no verdict (a report's "Impression:" after its entries is one)."""
-    words = [set(re.findall(r"[a-z]+", opt.casefold())) for opt, _ in item.option_map]
-    own = [w - set().union(*(o for j, o in enumerate(words) if j != i)) for i, w in enumerate(words)]
+    own = _own_words(item)
     labels = [lb for _, lb in item.option_map]
     if label not in labels or len(labels) < 2:
         return False
