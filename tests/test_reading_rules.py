@@ -14738,3 +14738,173 @@ def test_held_out_151_long_reply_opening_on_its_letter(reply: str, options: tupl
     # ... and without its letter, the opening is no answer of this shape
     unlettered = re.sub(r"\s[\u2014\-]\s\*\*[A-D]\*\*", "", reply, count=1)
     assert extract(unlettered, "choice", ABCD[:len(options)], options, question=question).choice is None
+
+
+_MB_ORIENT = ("Is this X-ray image in its correct anatomical orientation or upside down? (Answer with 'correct' if it "
+              "is properly oriented, or 'upside down' if it has been rotated 180 degrees.)")
+
+
+@pytest.mark.parametrize(("reply", "options", "question", "suggested", "choice", "sure"), [
+    # held-out batches 155 and 156, measured once before any change of their own: their sure wrong readings (a
+    # declared B, then "A melanocytic nevus (D) is the most likely confusion"; "I disagree with adhesions" beside an
+    # answer in synonyms) and sure over-reads ("Dermatofibroma versus ... nevus" declared; C's letter with B's words)
+    ("This looks like a dermatofibroma, so my answer is B.\n\nFor the others: a melanocytic nevus (D) is the most "
+     "likely confusion, but it lacks the central white patch.", SKIN, "What is this skin lesion?", None, "B", True),
+    ("**My answer: a strangulated groin hernia — an obstructed inguinal hernia on the left.** I disagree with "
+     "adhesions: the transition point is at the left inguinal canal.", BOWEL,
+     "What is the most likely cause of this small-bowel obstruction?", "A", "A", False),
+    ("**Answer:** Dermatofibroma versus a hypopigmented melanocytic nevus; dermoscopy alone cannot separate them "
+     "here.", SKIN, "What is this skin lesion?", None, None, False),
+    ("I'd put it at C, mildly enlarged.", HEART, "How would you describe the heart size?", None, None, False),
+    ("Mildly enlarged (C).", HEART, "How would you describe the heart size?", None, "C", False),
+    # ... and what bounds them: the mimic declared as the answer, an agreement, the answer still read (a guess) beside
+    # a "versus" of words no option has, the letter with its own words, the text with its own letter
+    ("A melanocytic nevus (D) is the most likely diagnosis.", SKIN, "What is this skin lesion?", None, "D", True),
+    ("I agree with adhesions: there are surgical clips and no hernia.", BOWEL,
+     "What is the most likely cause of this small-bowel obstruction?", "A", "A", True),
+    ("**Answer:** Dermatofibroma versus a scar; the central white patch favours dermatofibroma.", SKIN,
+     "What is this skin lesion?", None, "B", False),
+    ("I'd put it at B, mildly enlarged.", HEART, "How would you describe the heart size?", None, "B", True),
+    ("Mildly enlarged (B).", HEART, "How would you describe the heart size?", None, "B", True),
+])
+def test_held_out_155_156_readings(reply: str, options: tuple[str, ...], question: str, suggested: str | None,
+                                   choice: str | None, sure: bool) -> None:
+    answer = extract(reply, "choice", ABCD[:len(options)], options, question=question, suggested=suggested)
+    assert (answer.choice, answer.sure) == (choice, sure), answer
+
+
+@pytest.mark.parametrize(("reply", "choice", "sure"), [
+    # held-out batch 155: a how-to on orientation whose "rotated 180 degrees" stands only in a condition
+    ("Orientation is checked by finding landmarks with a fixed top and bottom and by reading the side marker: if both "
+     "axes are inverted, the image has been rotated 180 degrees.", "upside down", False),
+    ("If the apices sat below the diaphragm, the film would have been rotated 180 degrees.", "upside down", False),
+    # ... not where the reply says it of this film too, nor a choice it is pressed to make
+    ("If both axes are inverted, the image has been rotated 180 degrees. Here both are inverted: the image has been "
+     "rotated 180 degrees.", "upside down", True),
+    ("The image has been rotated 180 degrees: the apices are at the bottom.", "upside down", True),
+])
+def test_held_out_155_condition_is_no_finding(reply: str, choice: str, sure: bool) -> None:
+    answer = extract(reply, "label", ORIENT, (), question=_MB_ORIENT)
+    assert (answer.choice, answer.sure) == (choice, sure), answer
+
+
+@pytest.mark.parametrize(("reply", "refusal"), [
+    # held-out batch 156: only the planning image came, and the slices asked about did not
+    ("Only a scout topogram was provided; no axial brain slices available for review.", True),
+    ("Only the topogram was uploaded.", True),
+    # ... not a study without priors, nor a scout that shows the answer
+    ("No prior images available for comparison. There is a large left frontal haematoma: yes.", False),
+    ("Only the scout image was provided, but it already shows a large hyperdense mass: yes.", False),
+    ("Only a scout was provided. It covers the head, and a large hyperdense mass is seen: yes.", False),
+    ("Yes: a large left frontal haematoma. No sagittal images are available.", False),
+])
+def test_held_out_156_scout_only_declines(reply: str, refusal: bool) -> None:
+    answer = extract(reply, "yesno", YN, (), question="Does this ct scan show any abnormality of the brain? (please "
+                                                        "answer yes/no)")
+    assert answer.refusal == refusal, answer
+    assert answer.choice is None or not refusal, answer
+
+
+@pytest.mark.parametrize(("reply", "choice", "sure"), [
+    # held-out batch 158: a yes for one study and a no for another, an answer for each
+    ("**Yes** for the first study, **No** for the follow-up — the duct has come down from 9 mm to 5 mm. Which one did "
+     "you mean?", "yes", False),
+    # ... not a yes for one side (the finding is there), nor a no about something else
+    ("Yes on the right, no on the left.", "yes", True),
+    ("Yes, dilated to 11 mm. No stones are seen in the duct.", "yes", True),
+])
+def test_held_out_158_yes_for_one_no_for_another(reply: str, choice: str, sure: bool) -> None:
+    answer = extract(reply, "yesno", YN, (), question="Is the common bile duct dilated? (please answer yes/no)")
+    assert (answer.choice, answer.sure) == (choice, sure), answer
+
+
+def test_held_out_158_when_each_phase_comes_is_no_answer() -> None:
+    # held-out batch 158: when each phase of a study comes, read from the option it names whole ("Arterial-phase"
+    # is hyphenated), is a guess
+    answer = extract("Arterial-phase imaging is timed roughly half a minute after the bolus, when arteries are dense "
+                     "and veins still pale; the portal venous phase comes at 60–70 seconds, when the portal vein and "
+                     "liver parenchyma peak. Those are the features to compare.", "choice", AB, PHASE,
+                     question="Was this image acquired in the arterial or the portal venous phase?")
+    assert not answer.sure, answer
+    answer = extract("Portal venous phase: the portal vein and the liver enhance brightly.", "choice", AB, PHASE,
+                     question="Was this image acquired in the arterial or the portal venous phase?")
+    assert (answer.choice, answer.sure) == ("B", True), answer
+
+
+@pytest.mark.parametrize(("reply", "refusal"), [
+    # held-out batch 158: Swedish, the attached image cannot be opened; Norwegian and Danish alike
+    ("Den bifogade bilden kan inte öppnas.", True),
+    ("Bildet kan ikke åpnes, beklager.", True),
+    # ... not a finding that cannot be ruled out, nor a fracture not seen
+    ("En fraktur kan inte uteslutas.", False),
+    ("Jag kan inte se någon fraktur.", False),
+])
+def test_held_out_158_swedish_declines(reply: str, refusal: bool) -> None:
+    answer = extract(reply, "yesno", YN, (), question="Is there a fracture? (please answer yes/no)")
+    assert answer.refusal == refusal, answer
+
+
+@pytest.mark.parametrize(("reply", "options", "question", "choice", "sure"), [
+    # a hostile review of the held-out 155-158 rules: what they must not take away (a letter set aside before the
+    # answer's words, agreement phrased with "disagree", a declared alternative that is the answer, an option's words
+    # denied beside its own letter, an answer followed by a rejected option)
+    ("Not C — mildly enlarged.", HEART, "How would you describe the heart size?", "B", True),
+    ("Rather than D, dermatofibroma is my answer.", SKIN, "What is this skin lesion?", "B", True),
+    ("Hard to disagree with adhesions here: there are surgical clips and no hernia.", BOWEL,
+     "What is the most likely cause of this small-bowel obstruction?", "A", True),
+    ("B is the best alternative.", SKIN, "What is this skin lesion?", "B", True),
+    ("No nodule is present (B).", ("Present", "Absent"), "Is a pulmonary nodule present or absent?", "B", True),
+    ("Answer: Adhesions or bands – gallstone ileus is unlikely.", BOWEL,
+     "What is the most likely cause of this small-bowel obstruction?", "A", False),
+])
+def test_held_out_155_158_rules_keep_plain_answers(reply: str, options: tuple[str, ...], question: str,
+                                                   choice: str, sure: bool) -> None:
+    answer = extract(reply, "choice", ABCD[:len(options)], options, question=question)
+    assert (answer.choice, answer.sure) == (choice, sure), answer
+
+
+@pytest.mark.parametrize(("reply", "choice", "sure", "refusal"), [
+    # a rule with a decimal point in its condition says nothing of this film (a hostile review)
+    ("If the CTR exceeds 0.5, the heart is enlarged.", None, False, False),
+    # a report's limitations line is no decline (a hostile review of the scout rule's first draft)
+    ("Yes, the heart is enlarged. No sagittal images are available.", "yes", True, False),
+])
+def test_held_out_155_158_rules_bounds_yes_no(reply: str, choice: str | None, sure: bool, refusal: bool) -> None:
+    answer = extract(reply, "yesno", YN, (), question="Is the heart enlarged? (please answer yes/no)")
+    assert (answer.choice, answer.sure, answer.refusal) == (choice, sure, refusal), answer
+
+
+@pytest.mark.parametrize(("reply", "question", "choice", "sure", "refusal"), [
+    # a second hostile review of the held-out 155-158 rules: an answer about another finding, two images, how the
+    # film was looked at, a lower-case sentence after a supposition, a Swedish reply that sees the image after all
+    ("Yes for effusion; no for pneumothorax.", "Is there a pleural effusion? (please answer yes/no)", "yes", True,
+     False),
+    ("Yes for image 1; no for image 2.", "Is there a pleural effusion? (please answer yes/no)", "yes", False, False),
+    ("When viewed on lung windows, no pneumothorax is seen.", "Is there a pneumothorax? (please answer yes/no)", "no",
+     True, False),
+    ("if an effusion were present the angle would be blunted. no effusion is seen.",
+     "Is there a pleural effusion? (please answer yes/no)", "no", True, False),
+    ("Ja. Filen kan inte visas i full upplösning, men bilden visar tydligt en fraktur.",
+     "Is there a fracture? (please answer yes/no)", "yes", True, False),
+])
+def test_held_out_155_158_second_review_yes_no(reply: str, question: str, choice: str, sure: bool,
+                                              refusal: bool) -> None:
+    answer = extract(reply, "yesno", YN, (), question=question)
+    assert (answer.choice, answer.sure, answer.refusal) == (choice, sure, refusal), answer
+
+
+@pytest.mark.parametrize(("reply", "options", "question", "choice", "sure"), [
+    # ... and in choice items: "the most likely differential" is an answer, a "no doubt" is no negation of the words
+    # beside another option's letter, one timing beside the answer is no textbook comparison, a bracketed letter
+    # before a list goes on
+    ("Ewing sarcoma (B) is less likely given the sclerotic matrix; A is the most likely differential.", BONE_DX,
+     "What is the most likely diagnosis?", "A", True),
+    ("No doubt it's mildly enlarged (C).", HEART, "How would you describe the heart size?", "C", False),
+    ("Arterial phase — it is timed at roughly 35 s.", PHASE,
+     "Was this image acquired in the arterial or the portal venous phase?", "A", True),
+    ("No for pneumothorax (A), yes for rib fracture.", ("No", "Yes"), "Is there a pneumothorax?", "A", True),
+])
+def test_held_out_155_158_second_review_choice(reply: str, options: tuple[str, ...], question: str, choice: str,
+                                              sure: bool) -> None:
+    answer = extract(reply, "choice", ABCD[:len(options)], options, question=question)
+    assert (answer.choice, answer.sure) == (choice, sure), answer

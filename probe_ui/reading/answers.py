@@ -329,6 +329,7 @@ from probe_ui.reading.weighing import (
     JUDGEMENT,
     answered_questions,
     closing_left_open,
+    condition_spans,
     conditional_answers,
     cut_after_modifier,
     denied_lists,
@@ -2172,16 +2173,6 @@ _LOWER_LETTER_WORD = re.compile(r"[ \t>*_\"'`]*([b-hj-z])[ \t]+([^\W\d_][^\n]*)"
 _FINDING_NO = re.compile(r"(?i)[\W_]*(no)[ \t]+(?=[^\W\d_])")
 
 
-# a clause or sentence under a condition on what the image shows ("if it's bright, ...", "When the CSF is bright,
-# ..."), to its sentence's end; not the reply's own hedge ("If I had to choose, ...", "if forced", "if anything")
-_CONDITION = re.compile(r"(?i)(?:\A|(?<=[.!?;:\n]))[ \t*_>\-]*(?:if|when|whenever)\b(?![ \t]+(?:i|i'm|i'd|we|forced|"
-                        r"pressed|anything|so|not|asked|in\s+doubt|you\s+(?:ask|want|force|press)\w*)\b)[^.!?;\n]*"
-                        # batch 40: "... that can be normal; otherwise it would count as dilated.": what would hold
-                        # otherwise is a condition too (not "Otherwise the knee shows ...", which says what is)
-                        r"|(?:\A|(?<=[.!?;:,\n]))[ \t]*(?:(?:and|but)[ \t]+)?otherwise[ \t,]+(?:[\w\-']+[ \t]+){0,3}?"
-                        r"(?:would|could|might)\b[^.!?;\n]*")
-
-
 # where a clause ends: a mark or a dash
 _CLAUSE_END = re.compile(r"[,;:.!?\n\u2013\u2014]")
 # the correct orientation as the reference an image is turned from or back to ("rotated 180° from its correct
@@ -2304,11 +2295,11 @@ def _read_words(clean: str, item: Item, refusal: bool) -> tuple[str | None, str]
         if len(left) == 1 and not PRESENCE_UNSURE.search(text):
             return left[0], "negated_option"  # "Not red, not blue."
     question = item.question
-    if item.kind == "yesno" and question and not refusal and item.aliases and _CONDITION.search(text):
+    if item.kind == "yesno" and question and not refusal and item.aliases and condition_spans(text):
         # batch 24: "... Check the CSF first: if it's bright, you're looking at a T2-weighted image.": what holds
         # under a condition the reply sets (a rule for reading such images) says nothing of this one; what it says
         # outside the condition may
-        text = mask_spans(text, [m.span() for m in _CONDITION.finditer(text)])
+        text = mask_spans(text, condition_spans(text))
     if item.kind == "yesno" and question and not refusal and item.aliases:
         # batch 36: "Cardiomegaly: not present.", "Pneumothorax: seen, ...": the asked finding, labelled with its
         # presence

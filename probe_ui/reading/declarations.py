@@ -148,10 +148,19 @@ _DECL_FOREIGN = re.compile(
     r"|\b(?:tontu|mbohovái|deebii|bersiv|yankho)\s*:|(?:ଉତ୍ତର|ޖަވާބު|ځواب|جاۋاب)\s*:",
     re.IGNORECASE,
 )
+# what "the most likely" may name that is not the answer: the option another is mistaken for (held-out batch 155: "A
+# melanocytic nevus (D) is the most likely confusion", after "so my answer is B")
+# (not "B is the best alternative", "the most likely alternative to malignancy", "A is the most likely differential":
+# answers, two hostile reviews)
+_NOT_THE_ANSWER = (r"(?![ \t]+(?:confusion|mimic|mimics|pitfall|distractor|trap|misread\w*|misdiagnos\w*|"
+                   r"misinterpret\w*|look[\s\-]?alike|runner[\s\-]up|competitor|"
+                   r"confounder|to\s+be\s+(?:confused|mistaken)|to\s+(?:confuse|mislead|mimic)|"
+                   r"source\s+of\s+(?:confusion|error))\b)")
 _DECL_POSTFIX = re.compile(
     r"(?:\b(?i:option|choice|letter|answer)\s+)?[(\[]?\b([A-Z])\b[)\]]?\s+"
     r"(?:(?:is|seems\s+to\s+be|appears\s+to\s+be|would\s+be|must\s+be)\s+(?:the\s+)?"
-    r"(?:correct|right|best|most\s+(?:likely|appropriate|accurate|plausible)|better\s+(?:answer|choice|option|fit))"
+    r"(?:(?:correct|right|best|most\s+(?:likely|appropriate|accurate|plausible))" + _NOT_THE_ANSWER
+    + r"|better\s+(?:answer|choice|option|fit))"
     r"|(?:fits|matches|suits)\s+(?:best|"
     r"most\s+closely)"
     # batch 84: "C is the answer.", "B is my final answer." (not "... the answer the physician gave")
@@ -503,6 +512,16 @@ def _other_follows(rest: str, lab: str, item: Item) -> bool:
     if letter is not None and item.letter(letter.group(1)) not in (None, lab):
         return True
     found = _option_prefix(other, item)
+    if found is None and re.search(r"(?i)\b(?:vs|versus|or)\b", m.group(0)):
+        # held-out batch 155: "**Answer:** Dermatofibroma versus a hypopigmented melanocytic nevus; ...": another
+        # option's whole text further on in the clause that weighs the two
+        # (up to where it sets an option aside: "Adhesions or scarring rather than gallstone ileus", "Adhesions or
+        # bands - gallstone ileus is unlikely": a hostile review)
+        clause = norm(re.split(r"(?i)[.;:,!?()\n]|\s[\-\u2013\u2014]\s|[\u2013\u2014]|\b(?:rather\s+than|"
+                               r"instead\s+of|not|over|unlikely|less\s+likely|excluded|ruled\s+out)\b", other,
+                               maxsplit=1)[0])
+        found = next((lb for opt, lb in item.option_map if lb != lab and re.search(
+            r"(?<![\w\-])" + re.escape(opt) + r"(?![\w\-])", clause)), None)
     return found is not None and found != lab
 
 
@@ -519,9 +538,9 @@ def _option_prefix(t: str, item: Item) -> str | None:
 
 _MAX_DECLARATIONS = 200  # the last ones read: bounds the work on a degenerate reply that repeats a cue
 _OPTION_POSTFIX = (r"(?![\w\-])[ \t]+(?:is|seems\s+to\s+be|appears\s+to\s+be|would\s+be|remains)[ \t]+(?:the\s+)?"
-                   r"(?:most\s+likely|likeliest|most\s+probable|correct|right|best"
+                   r"(?:(?:most\s+likely|likeliest|most\s+probable|correct|right|best)" + _NOT_THE_ANSWER
                    # batch 31: "... **B. Primary lung cancer** is the better answer."
-                   r"|better\s+(?:answer|choice|option|fit))\b"
+                   + r"|better\s+(?:answer|choice|option|fit))\b"
                    # batch 92: not how to look next ("An MRI of both hips would be the right way to look for occult
                    # disease"; "Surgery would be the right approach" still declares)
                    r"(?![ \t]+way[ \t]+to\b)")

@@ -213,8 +213,15 @@ def letter_text_conflict(lab: str, rest: str, item: Item) -> bool:
     return bool(kinds) and own_kind not in kinds and len(n.split()) <= 12
 
 
-_PAIR = re.compile(r"(?<![\w'])[(\[]?([A-Z])[)\]]?(?:[ \t]*[:=)]|\.(?=[ \t])|[ \t]+(?:is|means|stands\s+for))[ \t]*"
-                   r"([^.;,\n]{1,80})")
+# (held-out batch 156: "I'd put it at C, mildly enlarged." when mildly enlarged is B: the letter set off by a comma or a
+# spaced dash before another option's words)
+_PAIR = re.compile(r"(?<![\w'])[(\[]?([A-Z])[)\]]?(?:[ \t]*[:=),]|\.(?=[ \t])|[ \t]+(?:is|means|stands\s+for)|"
+                   r"[ \t]+[\-\u2013\u2014][ \t])[ \t]*([^.;,\n]{1,80})")
+
+
+# what sets a letter aside just before it ("Not C, ...", "Rather than D, ...", "Ruling out C, ...": a hostile review)
+_SET_ASIDE_BEFORE = re.compile(r"(?i)\b(?:not|no|never|rather\s+than|instead\s+of|unlike|other\s+than|except|besides|"
+                               r"excluding|exclude|ruling\s+out|rule\s+out|ruled\s+out|over|against)[ \t(\[]*\Z")
 
 
 def pair_conflict(text: str, item: Item) -> bool:
@@ -223,6 +230,11 @@ def pair_conflict(text: str, item: Item) -> bool:
     if item.kind != "choice" or not item.option_map:
         return False
     for m in _PAIR.finditer(text[:4000]):
+        if m.group(0)[m.end(1) - m.start(0):].lstrip(" \t)]")[:1] in ",-\u2013\u2014" and (
+                m.start(1) > m.start() or _SET_ASIDE_BEFORE.search(text[max(0, m.start(1) - 40):m.start(1)])):
+            # "Not C - mildly enlarged.", "Rather than D, dermatofibroma": a letter set aside, then the answer; "No for
+            # pneumothorax (A), yes for rib fracture": a bracketed letter, then the list goes on
+            continue
         lab = item.letter(m.group(1))
         if lab is not None and m.group(1) not in "AI" and letter_text_conflict(lab, m.group(2), item):
             return True

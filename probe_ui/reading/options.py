@@ -229,6 +229,33 @@ def labelled_options(text: str, item: Item) -> set[str]:
     return found
 
 
+# a negation at most two words before an option's words ("No nodule is present (B)", "not normal [B]"; not "No doubt
+# it's mildly enlarged (C)", "Not the left femur but the right femur (A)": a hostile review)
+_DENIED_BEFORE = re.compile(r"(?i)\b(?:not|no|never|without)\b(?![ \t]+(?:a[ \t]+)?doubt\b)"
+                            r"(?:[ \t]+(?!but\b)[\w'\-]+){0,2}[ \t]+\Z")
+
+
+def mislabelled_options(text: str, item: Item) -> set[str]:
+    """The options of every pair where the reply writes one option's whole text with another option's letter in
+    brackets after it ("Mildly enlarged (C)." when mildly enlarged is B): which of the two it meant is a guess."""
+    if "(" not in text and "[" not in text:
+        return set()
+    found: set[str] = set()
+    for opt, lab in item.option_map:
+        if not re.search(r"[^\W\d_]{2}", opt):
+            continue
+        pattern = (r"(?<![\w\-])" + r"[\s\-]*".join(re.escape(w) for w in opt.split())
+                   + r"[ \t*_]*[(\[](?i:option[ \t]+)?((?-i:[A-Z]))[)\]]")
+        for m in re.finditer(pattern, text, re.IGNORECASE):
+            other = item.letter(m.group(1))
+            if other is not None and other != lab and item.option_text(other) is not None \
+                    and norm(opt) not in norm(item.option_text(other) or "") \
+                    and not _DENIED_BEFORE.search(text[max(0, m.start() - 60):m.start()]):
+                # (not an option's words denied: "No nodule is present (B)." when A is present, B absent)
+                found |= {lab, other}
+    return found
+
+
 # the separator after an option's text that opens a reply and the reason that follows it: "Arterial phase - the
 # aorta is ...", "Arterial phase; ...", "Arterial phase: ..."
 _HEAD_SEPARATOR = re.compile(r"[ \t]*(?:[ \t][\-\u2013\u2014]{1,2}|[\u2013\u2014]|[;:])[ \t]*(?=[^\W\d_])")

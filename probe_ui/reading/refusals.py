@@ -231,6 +231,17 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
      r"|\bno\s+(?:recogni[sz]able\s+|identifiable\s+)?anatomy\s+(?:is\s+|was\s+)?(?:visible|seen|shown|"
      r"depicted|displayed)\b",
      "No image was provided, so I cannot answer."),
+    # held-out batch 156: "Only a scout topogram was provided; no axial brain slices available for review.": a reply
+    # that says only that the planning image came (and the slices did not), and nothing else (not "Only a scout was
+    # provided. It covers the abdomen, so yes.", nor "..., which is a projection, not an axial slice", nor a report's
+    # limitations line, "No sagittal images are available.": a hostile review of its first draft)
+    ("only-a-scout",
+     r"\A[\W_]*only\s+(?:an?\s+|the\s+|one\s+|a\s+single\s+)?(?:(?:ct|lateral|frontal|ap|pa)\s+)?(?:scout|"
+     r"locali[sz]er|topogram|surview|scanogram)\b(?:[ \t]*\([^)\n]{0,30}\))?(?:\s+(?:image|view|film|topogram|"
+     r"projection))?\s+(?:was|is|has\s+been|were|came)\s+(?:provided|received|uploaded|attached|sent|shared|"
+     r"included|supplied|available|through)(?:[ \t]*[;,\u2013\u2014\-][ \t]*(?:and\s+)?no\s+(?:[\w\-]+\s+){0,3}?"
+     r"(?:slices|sections|images|series)\b[^.!?\n]*)?[ \t]*[.!]?[ \t]*\Z",
+     "Only a scout topogram was provided; no axial brain slices available for review."),
     # batch 25-26: the image asked for again ("Could you export the image itself and send it again?", "Could you try
     # attaching it again?"): no answer is given until it comes
     ("asks-for-image",
@@ -1012,6 +1023,18 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
      "Îmi pare rău, dar nu pot vedea imaginea atașată."),
     ("cannot-nl", r"\bik\s+kan\s+(?:\w+\s+){0,3}?niet\s+(?:openen|zien|bekijken|beoordelen|bepalen|laden)\b",
      "Sorry, ik kan de afbeelding niet openen."),
+    # held-out batch 158: Swedish, the attached image cannot be opened ("Den bifogade bilden kan inte öppnas."); and
+    # the same in Norwegian and Danish ("kan ikke åpnes", "kan ikke åbnes"): what cannot be opened or shown is the
+    # image, and the sentence ends there (not "kan inte uteslutas", cannot be ruled out, nor the image not seen
+    # "tydligt" (clearly), "i full upplösning", "först" (at first), "men" (but) ...: a hostile review)
+    ("cannot-sv-no-da", r"\b(?:bilden|bilde[tn]?|billede[tn]?|biletet|filen?)\s+(?:\w+\s+)?(?:kan|gick|går|gikk|gik)\s+"
+                        r"(?:tyvärr\s+|dessverre\s+|desværre\s+)?(?:inte|ej|ikke|ikkje)\s+(?:att\s+|å\s+|at\s+)?"
+                        r"(?:öppnas|öppna|åpnes|åpne|åbnes|åbne|visas|vises|laddas|lastes|indlæses)"
+                        r"(?:\s+(?:här|her|hos\s+mig|hos\s+meg))?[ \t]*(?:[.!;]|,(?![^.!?\n]*\b(?:men|but)\b)|\Z)"
+                        r"|(?:\b(?:jag|jeg|eg)\s+|(?:\A|(?<=[.!?]))[ \t]*)kan\s+(?:tyvärr\s+|dessverre\s+|desværre\s+)?"
+                        r"(?:inte|ikke|ikkje)\s+(?:se|sjå|öppna|åpne|åbne)\s+(?:\w+\s+)?(?:bilden|bildet|billedet|biletet)"
+                        r"[ \t]*(?:[.!?,;]|\Z)(?![^.!?\n]*\b(?:men|but)\b)",
+     "Den bifogade bilden kan inte öppnas."),
     # held-out batch 151: Czech, no image attached ("není připojen žádný obrázek"), cannot judge ("nemohu posoudit"),
     # please upload it again ("nahrajte obrázek znovu")
     # (not "Nemohu vidět žádnou zlomeninu" (I can't see any fracture: no), nor a limit before "ale" (but))

@@ -76,6 +76,7 @@ from probe_ui.reading.item import Item
 from probe_ui.reading.letters import lone_letter
 from probe_ui.reading.lexicon import fold_quotes
 from probe_ui.reading.marks import clear_lead, marks_against
+from probe_ui.reading.options import mislabelled_options
 from probe_ui.reading.presence import (
     CLAUSE_NEGATION,
     PRESENCE_QUESTION,
@@ -97,7 +98,7 @@ from probe_ui.reading.subject import (
     between_regions,
 )
 from probe_ui.reading.verdicts import CORRECTION_WORD, REVISION, correction_spans, self_corrected
-from probe_ui.reading.weighing import is_truncated, named_in, runner_up_spans
+from probe_ui.reading.weighing import condition_spans, is_truncated, named_in, runner_up_spans
 from probe_ui.reading.words import (
     SIGNS_OF,
     asked_terms,
@@ -206,7 +207,13 @@ def deferred_spans(text: str, item: Item) -> list[tuple[int, int]]:
 # graded by new vessels: without them it's non-proliferative, with them proliferative. Hypertensive retinopathy shows
 # AV nicking instead."): a closing sentence that names an option is a textbook remark, not a verdict
 _DEFINING = re.compile(r"(?i)\b(?:is|are)\s+(?:graded|classified|staged|categori[sz]ed|divided|subdivided|"
-                       r"distinguished|differentiated|told\s+apart)\s+(?:by|on|according\s+to|into|from|based\s+on)\b")
+                       r"distinguished|differentiated|told\s+apart)\s+(?:by|on|according\s+to|into|from|based\s+on)\b"
+)
+# held-out batch 158: when each phase of a study comes, twice or more ("Arterial-phase imaging is timed roughly half a
+# minute after the bolus, ...; the portal venous phase comes at 60-70 seconds"): a textbook comparison (not one timing
+# beside the answer, "Arterial phase - it is timed at roughly 35 s.": a hostile review)
+_TIMING = re.compile(r"(?i)\b(?:is|are)\s+timed\s+(?:at|to|for|roughly|about|around|approximately)\b"
+                     r"|\bcomes?\s+(?:at|after)\s+(?:roughly\s+|about\s+|around\s+|approximately\s+)?\d")
 _OF_THIS_CASE = re.compile(r"(?i)\b(?:this|these|here|here's|I|I'd|I'm|my|we|patient|patient's|answer|impression|"
                            r"diagnosis|image|photo|photograph|picture|fundus\s+photo(?:graph)?|scan|film|study|"
                            r"radiograph|slice)\b")
@@ -362,6 +369,32 @@ def _declared_for_each(text: str, item: Item, label: str | None) -> bool:
 
     # (in words of its own, not "Answer:" twice: "Answer: A. Mid trachea.\nOn re-evaluation ...\nAnswer: B.")
     return len(cue(last.at)) > 1 and cue(before.at) == cue(last.at)
+
+
+# a yes or no said of one of two studies, images or times ("**Yes** for the first study", "no on the follow-up", "yes
+# for image 1", "no on the 2023 film"): the words after it, up to three
+_SAID_OF = (r"[*_]*[ \t]+(?:for|on|in|at)[ \t]+(?:the[ \t]+|this[ \t]+|that[ \t]+)?"
+            r"([^\W_][\w\-']*(?:[ \t]+[^\W_][\w\-']*){0,2})")
+_STUDY_OR_TIME = frozenset("first second third prior previous earlier old older new newer current latest follow-up "
+                           "followup baseline initial original last recent today's today image film study scan series "
+                           "exam examination radiograph".split())
+
+
+def _yes_no_for_each(text: str, item: Item) -> bool:
+    """Held-out batch 158: "**Yes** for the first study, **No** for the follow-up — ... Which one did you mean?": a yes
+    said of one study and a no of another, an answer for each, not one for the question (not "Yes for effusion; no for
+    pneumothorax": another finding, a hostile review)."""
+    if item.kind != "yesno" or not item.aliases:
+        return False
+    said: dict[str, set[str]] = {}
+    for word, lab in item.words:
+        for m in re.finditer(phrase_regex(word).pattern + _SAID_OF, text, re.IGNORECASE):
+            words = m.group(m.lastindex or 0).casefold().split()
+            if words and (words[0] in _STUDY_OR_TIME or words[0][:1].isdigit() or (
+                    len(words) > 1 and (words[1] in _STUDY_OR_TIME or words[1][:1].isdigit()))):
+                said.setdefault(lab, set()).add(" ".join(words))
+    yes, no = said.get(item.aliases["yep"], set()), said.get(item.aliases["nope"], set())
+    return bool(yes and no and yes != no)
 
 
 def _last_clause(text: str) -> str:
@@ -549,7 +582,10 @@ def _called_intact(text: str, side: str, option: str) -> bool:
 
 #: a negation in the clause before an option is named ("These findings don't point to A, erythema migrans.", "This
 #: doesn't look like erythema migrans"): the option is denied, not chosen, though the words after it are its own
-_NEGATED_CLAUSE = re.compile(r"(?i)\b(?:not|no|never|neither|nor|without|cannot)\b|n't\b")
+# (held-out batch 155: "I disagree with adhesions: the transition point is at the left inguinal canal ..."; the reply's
+# own disagreement, not "Hard to disagree with adhesions", "Few would disagree": a hostile review)
+_NEGATED_CLAUSE = re.compile(r"(?i)\b(?:not|no|never|neither|nor|without|cannot)\b|n't\b"
+                             r"|\b(?:I|we)\s+(?:(?:strongly|respectfully|would|do|must)\s+)?disagree\b|\bI'd\s+disagree\b")
 #: the negations that deny a declared answer ("I don't think it is A", "I would not say this is A"): a verb's;
 #: "no" and "without" deny a noun ("Without new vessels this is **non-proliferative** diabetic retinopathy (B).")
 _NEGATED_VERB = re.compile(r"(?i)\b(?:not|never|cannot)\b|n't\b")
@@ -1576,6 +1612,28 @@ def _only_as_a_meaning(text: str, item: Item, label: str) -> bool:
                for span in spans if span.strip())
 
 
+_TURN_TO_CASE = re.compile(r"[ \t][\-\u2013\u2014]{1,2}[ \t]|[\u2013\u2014]|,?[ \t]+(?:but|however|yet|whereas|though|"
+                           r"although)\b")
+
+
+def _only_supposed_if(text: str, item: Item, label: str) -> bool:
+    """A reading from where the answer's words occur that occur only in what the reply supposes ("Orientation is
+    checked by ... the side marker: if both axes are inverted, the image has been rotated 180 degrees.", held-out
+    batch 155): a rule of how to tell, not what this image shows. Not where the rest of the reply reads the same."""
+    from probe_ui.reading.answers import extract  # the reader itself (it imports this module)
+
+    spans = condition_spans(text)
+    if not spans:
+        return False
+    # (a dash or a "but" turns from the rule to this case: "If the right lung has been removed, a cavity ... can only
+    # sit in what remains — here it is in the left lower zone, so C", batch 128; "If the patient were younger we would
+    # see a thymus, but none is seen ..., consistent with an adult")
+    spans = [(a, a + (m.start() if (m := _TURN_TO_CASE.search(text[a:b])) else b - a)) for a, b in spans]
+    rest = mask_spans(text, spans)
+    return not rest.strip(" \t\n.,;:!?*_") or extract(rest, item.kind, item.labels, item.options,
+                                                     question=item.question).choice != label
+
+
 # an option that says none of the others is so ("Neither hip", "None of the above", "No fracture")
 _NONE_OF_THEM = re.compile(r"(?i)\s*(?:neither|none|nor|no[ \t]+[^\W\d_]+)\b")
 # an option that takes in the others ("Both hips", "All of the above")
@@ -1756,13 +1814,18 @@ def doubts(text: str, item: Item, method: str, label: str | None = None, *, refu
     if method in _FROM_A_MENTION | _MENTIONS and label is not None and "hedge" not in found \
             and _only_as_a_meaning(t, item, label):
         found.append("hedge")  # held-out batch 144: "osteopenic, which could mean an older patient" read as elderly
+    if method in _FROM_A_MENTION | _MENTIONS | {"declaration"} and label is not None and "hedge" not in found \
+            and _only_supposed_if(t, item, label):
+        # "...: if both axes are inverted, the image has been rotated 180 degrees.", "If the CTR is above 0.6, it is
+        # severely enlarged." (a hostile review)
+        found.append("supposed")
     if method in _MENTIONS and label is not None and _NONE_OF_THEM.match(item.option_text(label) or "") \
             and {lb for lb in named_in(t, item) - {label} if not _ALL_OF_THEM.match(item.option_text(lb) or "")}:
         found.append("alternative")  # a hostile review: "The left hip is intact." read as "Neither hip"
     elif method in _MENTIONS and label is not None and any(
             item.letter(m.group(1)) not in (None, label) for m in _FITS_LETTER.finditer(t)):
         found.append("alternative")  # held-out batch 152: "... haze at both bases ... That fits A better than B." as B
-    elif _declared_for_each(t, item, label):
+    elif _declared_for_each(t, item, label) or (method not in {"exact", "structured"} and _yes_no_for_each(t, item)):
         found.append("each its own")  # "Lesion 1 ... Most consistent with: B. Lesion 2 ... Most consistent with: C."
     if method == "leading" and item.kind == "yesno" and _next_sentence_against(t, item, label):
         found.append("contradiction")  # a hostile review of 9a5c55c: "Absolutely. The heart is not enlarged."
@@ -1807,7 +1870,8 @@ def doubts(text: str, item: Item, method: str, label: str | None = None, *, refu
     if method in _MENTIONS and _only_in_advice(t, item, label):
         found.append("advice")
     if (method in _MENTIONS and _general_remark(t)) or (
-            method not in _MARKED and _DEFINING.search(t) and not _OF_THIS_CASE.search(t)) or (
+            method not in _MARKED and (_DEFINING.search(t) or len(_TIMING.findall(t)) > 1)
+            and not _OF_THIS_CASE.search(t)) or (
             # "A pneumothorax occurs when ... It typically appears on chest X-ray as a thin pleural line with absent
             # lung markings.": a yes or no read from how a finding shows on any film
             method in {"presence", "question_subject", "label_word"} and _WHERE_TO_LOOK.search(t)) or (
@@ -1835,6 +1899,8 @@ def doubts(text: str, item: Item, method: str, label: str | None = None, *, refu
         found.append("transcript")
     if method not in _DECLARED and label is not None and _letters_in_option_texts(t, item):
         found.append("lettered names")  # "..., so A rather than B." when the options are Stanford type B and A
+    if method not in {"exact", "structured"} and label is not None and label in mislabelled_options(t, item):
+        found.append("mislabelled")  # held-out batch 156: "Mildly enlarged (C)." when mildly enlarged is B
     if method in ("bare", "leading") and label is not None and _words_of_another(t, item, label):
         found.append("other words")  # "A — there's a transverse lucent line through the patella ..." (A: effusion)
     if label is not None and _odds_against(t, item, label):

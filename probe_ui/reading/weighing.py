@@ -283,6 +283,32 @@ _CONDITION = re.compile(r"(?i)\A[\W_]*(?:(?:and|but|or|whereas|while)[ \t]+)?(?:
 _CONDITION_SPLIT = re.compile(r"[.;!?\n]|,[ \t]*(?=(?i:otherwise|else|or[ \t]+else)\b)")
 
 
+# a clause or sentence under a condition on what the image shows ("if it's bright, ...", "When the CSF is bright,
+# ..."), to its sentence's end; not the reply's own hedge ("If I had to choose, ...", "if forced", "if anything")
+_CONDITION_SPAN = re.compile(
+    r"(?i)(?:\A|(?<=[.!?;:\n]))[ \t*_>\-]*(?:if|when|whenever)\b(?![ \t]+(?:i|i'm|i'd|we|forced|"
+    r"pressed|anything|so|not|asked|in\s+doubt|it\s+helps|you\s+(?:ask|want|force|press|look|check|examine|review)\w*|"
+    r"measured|viewed|reviewed|compared|considering|considered|assessed|seen|looked|taken|read|windowed|examined|"
+    r"evaluated|interpreted|judged|one\s+were\s+to|(?:a|an|one|the)\s+(?:single\s+)?(?:label|answer|choice|category|"
+    r"classification)\s+(?:were|was|is)\s+(?:required|needed|forced|wanted))\b)"
+    r"(?:[^.!?;\n]|\.(?=\d))*"
+    # (a choice asked for is no condition either: "If a single label were required, it would be adult"; a decimal point
+    # does not end it: "If the CTR exceeds 0.5, ..."; where or how the reader looks is no condition:
+    # "If you look at the apices, they are at the top", "When viewed on lung windows, no pneumothorax is seen": two
+    # hostile reviews. The full stops of "e.g." and "i.e." still end it: a span past them took a corrected answer's
+    # closing advice, "If you have the series name ... (e.g., "T1 MPRAGE +C"), ...", and unread held-out b129-0158)
+    # batch 40: "... that can be normal; otherwise it would count as dilated.": what would hold otherwise is a
+    # condition too (not "Otherwise the knee shows ...", which says what is)
+    r"|(?:\A|(?<=[.!?;:,\n]))[ \t]*(?:(?:and|but)[ \t]+)?otherwise[ \t,]+(?:[\w\-']+[ \t]+){0,3}?"
+    r"(?:would|could|might)\b[^.!?;\n]*")
+
+
+def condition_spans(text: str) -> list[tuple[int, int]]:
+    """Where the reply states what holds under a condition on what the image shows ("if it's bright, you're looking at
+    a T2-weighted image"): a rule for reading such images, which says nothing of this one."""
+    return [m.span() for m in _CONDITION_SPAN.finditer(text)]
+
+
 def conditional_answers(text: str, item: Item) -> tuple[list[tuple[int, int]], set[str]]:
     """Choice and label items: the clauses that give an answer only under a condition ("If the troponin is raised
     and the ECG shows ST elevation, A; if the D-dimer is high ..., B", "if febrile B, otherwise A", "If ...,
