@@ -219,9 +219,12 @@ _PAIR = re.compile(r"(?<![\w'])[(\[]?([A-Z])[)\]]?(?:[ \t]*[:=),]|\.(?=[ \t])|[ 
                    r"[ \t]+[\-\u2013\u2014][ \t])[ \t]*([^.;,\n]{1,80})")
 
 
-# what sets a letter aside just before it ("Not C, ...", "Rather than D, ...", "Ruling out C, ...": a hostile review)
-_SET_ASIDE_BEFORE = re.compile(r"(?i)\b(?:not|no|never|rather\s+than|instead\s+of|unlike|other\s+than|except|besides|"
-                               r"excluding|exclude|ruling\s+out|rule\s+out|ruled\s+out|over|against)[ \t(\[]*\Z")
+#: the words that set letters aside just before them ("not A", "Excluding A, C and D", "Ruling out A and B")
+SET_ASIDE_WORDS = r"not|excluding|except|ruling\s+out|rule\s+out|ruled\s+out|rather\s+than|instead\s+of|other\s+than"
+# what sets a letter aside just before it ("Not C, ...", "Rather than D, ...", "Ruling out C, ...", "Not option C, ...":
+# two hostile reviews)
+_SET_ASIDE_BEFORE = re.compile(r"(?i)\b(?:" + SET_ASIDE_WORDS + r"|no|never|unlike|besides|exclude|over|against)"
+                               r"(?:[ \t]+(?:options?|choices?|letter))?[ \t(\[]*\Z")
 
 
 def pair_conflict(text: str, item: Item) -> bool:

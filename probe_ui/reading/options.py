@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Iterator
 
 from probe_ui.reading import lexicon, overlap
 from probe_ui.reading.cleaning import WORD, is_negated, mask_spans, norm, pattern
@@ -212,21 +213,25 @@ def opening_option(text: str, item: Item) -> str | None:
     return None
 
 
-def labelled_options(text: str, item: Item) -> set[str]:
-    """The options the reply names by their whole text followed by their own letter in brackets ("Left hip (A)", "the
-    left hip (option A) shows AVN"): answers written out explicitly (batch 16). A letter that is another option's
-    names nothing here (:func:`probe_ui.reading.letters.pair_conflict` reads that)."""
+def _bracketed(text: str, item: Item) -> Iterator[tuple[str, str, re.Match[str]]]:
+    """Each place the reply writes an option's whole text with a bracketed letter after it ("Left hip (A)", "the left
+    hip (option A)"), as (option text, its label, the match whose group 1 is the letter)."""
     if "(" not in text and "[" not in text:
-        return set()
-    found = set()
+        return
     for opt, lab in item.option_map:
         if not re.search(r"[^\W\d_]{2}", opt):
             continue
         pattern = (r"(?<![\w\-])" + r"[\s\-]*".join(re.escape(w) for w in opt.split())
                    + r"[ \t*_]*[(\[](?i:option[ \t]+)?((?-i:[A-Z]))[)\]]")
-        if any(item.letter(m.group(1)) == lab for m in re.finditer(pattern, text, re.IGNORECASE)):
-            found.add(lab)
-    return found
+        for m in re.finditer(pattern, text, re.IGNORECASE):
+            yield opt, lab, m
+
+
+def labelled_options(text: str, item: Item) -> set[str]:
+    """The options the reply names by their whole text followed by their own letter in brackets ("Left hip (A)", "the
+    left hip (option A) shows AVN"): answers written out explicitly (batch 16). A letter that is another option's
+    names nothing here (:func:`mislabelled_options` reads that)."""
+    return {lab for _, lab, m in _bracketed(text, item) if item.letter(m.group(1)) == lab}
 
 
 # a negation at most two words before an option's words ("No nodule is present (B)", "not normal [B]"; not "No doubt
@@ -237,22 +242,15 @@ _DENIED_BEFORE = re.compile(r"(?i)\b(?:not|no|never|without)\b(?![ \t]+(?:a[ \t]
 
 def mislabelled_options(text: str, item: Item) -> set[str]:
     """The options of every pair where the reply writes one option's whole text with another option's letter in
-    brackets after it ("Mildly enlarged (C)." when mildly enlarged is B): which of the two it meant is a guess."""
-    if "(" not in text and "[" not in text:
-        return set()
+    brackets after it ("Mildly enlarged (C)." when mildly enlarged is B): which of the two it meant is a guess (not
+    an option's words denied: "No nodule is present (B)." when A is present, B absent)."""
     found: set[str] = set()
-    for opt, lab in item.option_map:
-        if not re.search(r"[^\W\d_]{2}", opt):
-            continue
-        pattern = (r"(?<![\w\-])" + r"[\s\-]*".join(re.escape(w) for w in opt.split())
-                   + r"[ \t*_]*[(\[](?i:option[ \t]+)?((?-i:[A-Z]))[)\]]")
-        for m in re.finditer(pattern, text, re.IGNORECASE):
-            other = item.letter(m.group(1))
-            if other is not None and other != lab and item.option_text(other) is not None \
-                    and norm(opt) not in norm(item.option_text(other) or "") \
-                    and not _DENIED_BEFORE.search(text[max(0, m.start() - 60):m.start()]):
-                # (not an option's words denied: "No nodule is present (B)." when A is present, B absent)
-                found |= {lab, other}
+    for opt, lab, m in _bracketed(text, item):
+        other = item.letter(m.group(1))
+        if other is not None and other != lab and item.option_text(other) is not None \
+                and norm(opt) not in norm(item.option_text(other) or "") \
+                and not _DENIED_BEFORE.search(text[max(0, m.start() - 60):m.start()]):
+            found |= {lab, other}
     return found
 
 

@@ -25,7 +25,13 @@ _CANT = (r"(?:can\s*not|can't|\bcant\b|cannot|could\s*not|couldn't|\bc(?:y|i)aan
          r"am\s+not\s+able\s+to|'m\s+not\s+able\s+to|unable\s+to|not\s+able\s+to|won't\s+be\s+able\s+to)")
 # no "but" (nor a semicolon turning to an answer) in the rest of the sentence: a decline said alone, not a limit said
 # before the answer ("I'm not going to stage it without an MRI, but the periosteal reaction is osteosarcoma (A).")
-_NO_BUT = r"(?![^.!?\n]*(?:\bbut\b|\bhowever\b|;))"
+def _no_but(words: str = "but|however", semicolon: bool = True) -> str:
+    """A lookahead: no "but" (in the reply's language: ``words``) in the rest of the sentence, nor a semicolon."""
+    return (r"(?![^.!?\n]*(?:" + "|".join(r"\b" + w + r"\b" for w in words.split("|")) + (r"|;" if semicolon else "")
+            + r"))")
+
+
+_NO_BUT = _no_but()
 # what a reply says it lacks or cannot see: the image, or the markers drawn on it
 # (batch 122: "The upload is very low resolution, so treat this cautiously")
 _IMAGE = (r"(?:image|images|picture|scan|photo|photograph|radiograph|x-?ray|attachment|file|figure|screenshot|"
@@ -1030,10 +1036,11 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
     ("cannot-sv-no-da", r"\b(?:bilden|bilde[tn]?|billede[tn]?|biletet|filen?)\s+(?:\w+\s+)?(?:kan|gick|går|gikk|gik)\s+"
                         r"(?:tyvärr\s+|dessverre\s+|desværre\s+)?(?:inte|ej|ikke|ikkje)\s+(?:att\s+|å\s+|at\s+)?"
                         r"(?:öppnas|öppna|åpnes|åpne|åbnes|åbne|visas|vises|laddas|lastes|indlæses)"
-                        r"(?:\s+(?:här|her|hos\s+mig|hos\s+meg))?[ \t]*(?:[.!;]|,(?![^.!?\n]*\b(?:men|but)\b)|\Z)"
+                        r"(?:\s+(?:här|her|hos\s+mig|hos\s+meg))?[ \t]*(?:[.!;]|,"
+                        + _no_but("men|but", semicolon=False) + r"|\Z)"
                         r"|(?:\b(?:jag|jeg|eg)\s+|(?:\A|(?<=[.!?]))[ \t]*)kan\s+(?:tyvärr\s+|dessverre\s+|desværre\s+)?"
                         r"(?:inte|ikke|ikkje)\s+(?:se|sjå|öppna|åpne|åbne)\s+(?:\w+\s+)?(?:bilden|bildet|billedet|biletet)"
-                        r"[ \t]*(?:[.!?,;]|\Z)(?![^.!?\n]*\b(?:men|but)\b)",
+                        r"[ \t]*(?:[.!?,;]|\Z)" + _no_but("men|but", semicolon=False),
      "Den bifogade bilden kan inte öppnas."),
     # held-out batch 151: Czech, no image attached ("není připojen žádný obrázek"), cannot judge ("nemohu posoudit"),
     # please upload it again ("nahrajte obrázek znovu")

@@ -14,7 +14,7 @@ from probe_ui.reading import lexicon, synonyms
 from probe_ui.reading.cleaning import mask_spans, norm, phrase_regex
 from probe_ui.reading.hedges import RECOMMENDED
 from probe_ui.reading.item import Item, canonical_item
-from probe_ui.reading.letters import bare_letters
+from probe_ui.reading.letters import SET_ASIDE_WORDS, bare_letters
 from probe_ui.reading.options import option_mentions, options_in_words, whole_text
 from probe_ui.reading.words import label_words
 
@@ -66,8 +66,8 @@ _CHAIN_REJECTED = re.compile(r"[ \t]+(?i:are|were|can\s+(?:both\s+|all\s+)?be|co
                              r"(?i:not\b|wrong|incorrect|unlikely|excluded|ruled\s+out|less\s+likely|inaccurate|false|"
                              r"impossible(?![ \t]+(?:to|for|that|with|if|unless|without)\b))")
 # "Excluding A, C and D leaves B.", "Ruling out A and B, ...": a chain of letters after a word that rejects them
-_CHAIN_REJECTED_BEFORE = re.compile(r"(?i)\b(?:not|excluding|except|eliminating|ruling\s+out|rule\s+out|ruled\s+out|"
-                                    r"rather\s+than|instead\s+of|other\s+than)[ \t]+(?:(?:options?|choices?)[ \t]+)?$")
+_CHAIN_REJECTED_BEFORE = re.compile(r"(?i)\b(?:" + SET_ASIDE_WORDS
+                                    + r"|eliminating)[ \t]+(?:(?:options?|choices?)[ \t]+)?$")
 
 
 # A word of judgement that is not an option's word ("None of the options seem right." must not read "right side");
@@ -289,7 +289,8 @@ _CONDITION_SPAN = re.compile(
     r"(?i)(?:\A|(?<=[.!?;:\n]))[ \t*_>\-]*(?:if|when|whenever)\b(?![ \t]+(?:i|i'm|i'd|we|forced|"
     r"pressed|anything|so|not|asked|in\s+doubt|it\s+helps|you\s+(?:ask|want|force|press|look|check|examine|review)\w*|"
     r"measured|viewed|reviewed|compared|considering|considered|assessed|seen|looked|taken|read|windowed|examined|"
-    r"evaluated|interpreted|judged|one\s+were\s+to|(?:a|an|one|the)\s+(?:single\s+)?(?:label|answer|choice|category|"
+    r"evaluated|interpreted|judged|one\s+were\s+to\s+(?:classify|choose|pick|answer|label|categori[sz]e|call)|"
+    r"(?:a|an|one|the)\s+(?:single\s+)?(?:label|answer|choice|category|"
     r"classification)\s+(?:were|was|is)\s+(?:required|needed|forced|wanted))\b)"
     r"(?:[^.!?;\n]|\.(?=\d))*"
     # (a choice asked for is no condition either: "If a single label were required, it would be adult"; a decimal point
