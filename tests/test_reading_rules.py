@@ -14908,3 +14908,17 @@ def test_held_out_155_158_second_review_choice(reply: str, options: tuple[str, .
                                               sure: bool) -> None:
     answer = extract(reply, "choice", ABCD[:len(options)], options, question=question)
     assert (answer.choice, answer.sure) == (choice, sure), answer
+
+
+@pytest.mark.parametrize(("reply", "choice", "sure"), [
+    # held-out batch 161 (blind): an opening answer disowned as a reflex, then taken back in words the rules do not
+    # read: a guess, not a sure yes
+    ("Yes, displaced: that was my reflex on seeing a clear fracture line through the radius. Let me check that "
+     "properly.\n\nOn both views the cortices line up across the fracture and there is no angulation.\n\nHaving checked "
+     "all four criteria, I have to reverse my opening word: **no — the fracture is not displaced**.", "yes", False),
+    # ... not a plain answer with its reasons
+    ("Yes, displaced: the distal fragment is shifted by a full cortical width on the lateral view.", "yes", True),
+])
+def test_held_out_161_a_reflex_disowned(reply: str, choice: str, sure: bool) -> None:
+    answer = extract(reply, "yesno", YN, (), question="Is the fracture displaced? (please answer yes/no)")
+    assert (answer.choice, answer.sure) == (choice, sure), answer

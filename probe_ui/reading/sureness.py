@@ -161,7 +161,14 @@ _SYMPATHY = (r"(?![ \t]*[,\u2013\u2014\-]?[ \t]*(?:(?:this|that|it)(?:'s|\s+is)\
 REVERSAL = re.compile(r"(?i)\b(?:i\s+meant|sorry" + _SYMPATHY + r"|" + CORRECTION_WORD + r"|(?:scratch|strike)\s+that|"
                        r"on\s+second\s+"
                        r"thought|actually|(?<!n't\s)(?<!not\s)(?<!to\s)wait(?!\s+(?:on|for|until)\b)|i\s+take\s+"
-                       r"(?:that|it)\s+back|change\s+my\s+answer|on\s+reflection)\b")
+                       r"(?:that|it)\s+back|change\s+my\s+answer|on\s+reflection"
+                       # held-out batches 157 and 161 (blind): an opening answer disowned as a first impression ("Yes,
+                       # displaced: that was my reflex ...", "Adult — that was my first read, ...") and taken back in
+                       # words the rules do not read ("I have to reverse my opening word: **no** ...")
+                       r"|that\s+was\s+my\s+(?:first|initial|opening)\s+(?:read|reading|impression|call|answer|"
+                       r"instinct|reaction|thought)|that\s+was\s+my\s+(?:reflex|instinct|gut\s+(?:call|reaction|"
+                       r"feeling)|knee[\s\-]jerk\s+(?:call|reaction|answer))"
+                       r"|reverse\s+my\s+(?:opening|first|initial|earlier)\s+(?:word|answer|call|reading|impression))\b")
 # a thinking trace left in the reply (the reader reads only what follows a closed one)
 _THINKING = re.compile(r"(?i)</?think(?:ing)?>|<unused9[45]>")
 # reasoning written out before the answer: a doubt only for a reading from a mention (a declared answer ends it, and
