@@ -14914,8 +14914,9 @@ def test_held_out_155_158_second_review_choice(reply: str, options: tuple[str, .
     # held-out batch 161 (blind): an opening answer disowned as a reflex, then taken back in words the rules do not
     # read: a guess, not a sure yes
     ("Yes, displaced: that was my reflex on seeing a clear fracture line through the radius. Let me check that "
-     "properly.\n\nOn both views the cortices line up across the fracture and there is no angulation.\n\nHaving checked "
-     "all four criteria, I have to reverse my opening word: **no — the fracture is not displaced**.", "yes", False),
+     "properly.\n\nOn both views the cortices line up across the fracture and there is no angulation.\n\n"
+     "Having checked all four criteria, I have to reverse my opening word: **no — the fracture is not displaced**.",
+     "yes", False),
     # ... not a plain answer with its reasons
     ("Yes, displaced: the distal fragment is shifted by a full cortical width on the lateral view.", "yes", True),
 ])
