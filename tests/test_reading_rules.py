@@ -14923,3 +14923,93 @@ def test_held_out_155_158_second_review_choice(reply: str, options: tuple[str, .
 def test_held_out_161_a_reflex_disowned(reply: str, choice: str, sure: bool) -> None:
     answer = extract(reply, "yesno", YN, (), question="Is the fracture displaced? (please answer yes/no)")
     assert (answer.choice, answer.sure) == (choice, sure), answer
+
+
+_STONE = ("Nephrolithiasis", "Ureteral tumor", "Pregnancy", "Prostatic enlargement")
+
+
+@pytest.mark.parametrize(("reply", "options", "choice", "sure"), [
+    # held-out batch 162: LLaVA's lower-case reply closes on its option letter, lower case too: the answer
+    ("silvery scaly plaques over the elbows, psoriasis a", RASH, "A", True),
+    ("bright stone stuck in the ureter and the kidney above is swollen, a", _STONE, "A", True),
+    ("heart is less than half of chest width, so normal a", HEART, "A", True),
+    # ... a letter against the reply's own words is a conflict (before, "psoriasis b" read A surely), unless the words
+    # are torn between options and the letter's is one of them
+    ("silvery scaly plaques over the elbows, psoriasis b", RASH, None, False),
+    ("itchy flexural patches, eczema, a", RASH, None, False),
+    ("peripheral nodular enhancement with centripetal fill in, hemangioma b",
+     ("Simple cyst", "Hemangioma", "Hepatocellular carcinoma", "Focal nodular hyperplasia"), "B", True),
+    # ... "a" after a comma only where the words read A (it may be an article cut off); never after a decline
+    ("the lungs appear clear and the cardiac silhouette is normal, a", RASH, None, False),
+    ("i can't tell, b", RASH, None, False),
+    # ... nor after a word that names a thing by its letter, comma or none, nor a word of place before "a"
+    ("there are septal lines, kerley, b", RASH, None, False),
+    ("the fracture is in the left a", ("Left femur", "Right femur", "Both femurs", "No fracture"), None, False),
+    # ... and "a" is the article where a cut leaves it: after a function word, after a word not of option A, in a
+    # reply written in capitals
+    ("the plaques over the elbows look like a", RASH, None, False),
+    ("this is most likely a", RASH, None, False),
+    ("the answer is a", RASH, "A", True),
+    ("It looks like a.", RASH, None, False),
+    ("I'd go with a", RASH, "A", True),
+    ("silvery scaly plaques over the elbows, eczema a", RASH, None, False),
+    ("Silvery scaly plaques over the elbows, psoriasis a", RASH, None, False),
+    # ... nor is a letter that names a thing ("vitamin d") or one of a list
+    ("rickets from low vitamin d", _STONE, None, False),
+])
+def test_held_out_162_closing_lower_case_letter(reply: str, options: tuple[str, ...], choice: str | None,
+                                                sure: bool) -> None:
+    answer = extract(reply, "choice", ABCD[:len(options)], options, question="Which fits best?")
+    assert (answer.choice, answer.sure) == (choice, sure), answer
+
+
+@pytest.mark.parametrize(("reply", "kind", "labels", "options", "question", "choice", "sure", "refusal"), [
+    # held-out batch 164 (blind): "Let me recount:" and "I misread the key" may take back the opening answer or only
+    # check it (a hostile review): a guess either way
+    ("D. 4. Let me recount: both lower third molars are clearly seen, but the upper sockets are empty. B. 2.", "choice",
+     ABCD, ("0", "2", "3", "4"), "How many wisdom teeth can be seen in this X-ray image?", "D", False, False),
+    ("**Green** — I misread the key; the dot lying right on the skin surface is the **red** one.", "label",
+     ("red", "green", "blue"), (), "Which of the dots is closest to the surface of the skin? (Answer with red, green, "
+     "or blue)", "green", False, False),
+    # ... not a reply that misread nothing
+    ("Green. I misread nothing: the green dot is the superficial one.", "label", ("red", "green", "blue"), (),
+     "Which of the dots is closest to the surface of the skin? (Answer with red, green, or blue)", "green", True,
+     False),
+    # ... and "no picture showed up" declines: it is no "no"
+    ("sorry, no picture showed up on my end", "yesno", YN, (), "Is there a mass in the left kidney?", None, False,
+     True),
+    # ... but "no scan turned up anything" is a finding
+    ("No. No scan turned up anything in the left kidney.", "yesno", YN, (), "Is there a mass in the left kidney?", "no",
+     True, False),
+])
+def test_held_out_164_recounts_misreads_and_missing_pictures(reply: str, kind: str, labels: tuple[str, ...],
+                                                             options: tuple[str, ...], question: str,
+                                                             choice: str | None, sure: bool, refusal: bool) -> None:
+    answer = extract(reply, kind, labels, options, question=question)
+    assert (answer.choice, answer.sure, answer.refusal) == (choice, sure, refusal), answer
+
+
+@pytest.mark.parametrize(("reply", "choice", "sure"), [
+    # held-out batch 163 (blind): the declared answer's own bracketed letter, then "and" another option: two answers
+    ("**Answer:** Cardiomegaly (A) and pleural effusion (C) are both present as main findings.", None, False),
+    # ... not the answer with its letter alone, or with a finding that is no option
+    ("**Answer:** Cardiomegaly (A), with a small effusion.", "A", True),
+    ("**Answer:** Cardiomegaly (A), pleural effusion is not seen.", "A", True),
+    ("**Answer:** Pleural effusion (C) and pneumothorax (B) is excluded.", "C", True),
+])
+def test_held_out_163_own_letter_then_another_option(reply: str, choice: str | None, sure: bool) -> None:
+    answer = extract(reply, "choice", ABCD, _CHEST_DX, question="What is the main finding on this chest radiograph?")
+    assert (answer.choice, answer.sure) == (choice, sure), answer
+
+
+@pytest.mark.parametrize(("reply", "choice", "sure"), [
+    # held-out batch 166 (blind): a lower-case letter set off by a full stop, then another option's text, contradicts
+    # itself as "b - pleural effusion" does
+    ("a. right side effusion", None, False),
+    ("b. right side effusion", "B", True),
+    ("e.g. right side effusion", "B", True),
+])
+def test_held_out_166_lower_case_letter_and_full_stop(reply: str, choice: str | None, sure: bool) -> None:
+    answer = extract(reply, "choice", ABCD, ("left side", "right side", "bilateral", "no effusion"),
+                     question="On which side is the pleural effusion?")
+    assert (answer.choice, answer.sure) == (choice, sure), answer

@@ -240,6 +240,7 @@ from probe_ui.reading.item import Item, canonical_item, get_item
 from probe_ui.reading.letters import (
     bare_letters,
     bold_opening_letter,
+    closing_lower_letter,
     head_letter,
     head_rest,
     letter_text_conflict,
@@ -612,6 +613,22 @@ def extract(text: str, kind: str, labels: Sequence[str], options: Sequence[str] 
         return Answer(None, "ambiguous", invalid=True, refusal=refusal)
     if kind == "choice":  # batch 17: "option bee", "Option iii": the letter
         clean = letters_written_out(clean, item)
+        low = closing_lower_letter(clean, item)
+        if low is not None:
+            # held-out batch 162: LLaVA's lower-case reply closing on its letter ("..., psoriasis a", "... is swollen,
+            # b") is read as the capital where its own words bear it out or name nothing; words that read another
+            # option conflict ("itchy flexural patches, eczema, a", a hostile review); "a" only where the words read
+            # A ("... the cardiac silhouette is normal, a" may be an article cut off), never after a decline
+            # (words torn between options, the letter's among them, are settled by it: "... centripetal fill in,
+            # hemangioma b")
+            words = extract(clean[:low.start(2)], kind, labels, options, question=question, suggested=suggested)
+            said, how = words.choice, words.method
+            lab = item.letter(low.group(3))
+            torn = how == "ambiguous"
+            if said not in (None, lab) or (torn and lab not in named_in(clean[:low.start(2)], item)):
+                return Answer(None, "ambiguous", invalid=True, refusal=refusal)
+            if said == lab or (lab != "A" and (torn or how in ("none", "truncated"))):
+                clean = clean[:low.start(3)] + low.group(3).upper() + clean[low.end(3):]
         lone = _LONE_NUMBER_WORD.match(clean)
         if lone is not None and all(opt.strip().isdigit() for opt, _ in item.option_map):
             # batch 52: "In one word: four." to options 0, 2, 3, 4: a lone number word is the numeral it names
@@ -2166,7 +2183,9 @@ def _remark_on(sentence: str, label: str, item: Item) -> bool:
 
 
 
-_LOWER_LETTER_HEAD = re.compile(r"[ \t>*_\"'`]*\(?([a-hj-z])\)?[ \t]*(?:[\-\u2013\u2014:)])[ \t]*([^\W\d_][^\n]*)")
+# (held-out batch 166: or by a full stop, "a. right side effusion" when right is B; not "e.g.")
+_LOWER_LETTER_HEAD = re.compile(r"[ \t>*_\"'`]*\(?([a-hj-z])\)?[ \t]*(?:[\-\u2013\u2014:)]|\.(?=[ \t]))[ \t]*"
+                                r"([^\W\d_][^\n]*)")
 # batch 70: a lower-case letter set off by a space only, "b pleural effusion" (not "a", the article, nor "i")
 _LOWER_LETTER_WORD = re.compile(r"[ \t>*_\"'`]*([b-hj-z])[ \t]+([^\W\d_][^\n]*)")
 # a reply that opens with "No" and a noun phrase ("No side marker is visible"), not a "No" marked as the answer

@@ -373,6 +373,21 @@ _LETTER_JUDGED = re.compile(r"\(?[A-Z]\)?[ \t*_]+(?:is|was|isn't|wasn't|would|do
 _JUDGING_WORDS = frozenset({"correct", "incorrect", "confirmed"})
 
 
+# a lower-case "a" that closes the reply right after a cue, and the cue words that name an answer ("the answer is a",
+# "option a"): held-out batch 162's review, "the plaques over the elbows look like a" read A surely before
+_CUT_ARTICLE = re.compile(r"a(?:\s|\.|\u2026)*")
+# (and the verbs of choosing: "I'd go with a", "I pick a", a hostile review)
+_NAMES_ANSWER = re.compile(r"(?i)\b(?:answers?|options?|choices?|letters?|choose|chose|chosen|pick(?:ed)?|"
+                           r"select(?:ed)?|go(?:ing)?\s+with|opt(?:ing)?\s+for|mark|tick|circle)\b")
+
+
+def _cut_article(text: str, pos: int, end: int) -> bool:
+    """Whether the cue at ``pos:end`` is followed only by a lower-case "a" (after adverbs: "most likely a") that
+    closes the reply, and names no answer itself."""
+    return _CUT_ARTICLE.fullmatch(_ADVERBS.sub("", text[end:].lstrip(" \t*_"))) is not None \
+        and not _NAMES_ANSWER.search(text, pos, end)
+
+
 def _read_target(t: str, item: Item, foreign: bool = False) -> Found:
     """Read the answer named at the start of ``t`` (the text after a declaration keyword). After another language's
     cue (``foreign``: "Respuesta:", "Die Antwort ist") a yes or no is that language's: read in English."""
@@ -502,7 +517,12 @@ def _past_own_text(rest: str, lab: str, item: Item) -> str:
 
 def _other_follows(rest: str, lab: str, item: Item) -> bool:
     """Whether what follows a declared answer names another one: an alternative ("A/B", "3 or 4") or a
-    bracketed letter of another option ("Yes (A)" when A is "No")."""
+    bracketed letter of another option ("Yes (A)" when A is "No"), or after the answer's own bracketed letter, "and"
+    or "or" and another option with its bracketed letter (held-out batch 163: "**Answer:** Cardiomegaly (A) and
+    pleural effusion (C) are both present"; not one set aside: "..., pleural effusion (C) is not seen")."""
+    own = re.match(r"[ \t]*[(\[]" + re.escape(lab) + r"[)\]]", rest)
+    if own is not None:
+        return _other_bracketed(rest[own.end():], lab, item)
     m = _ALTERNATIVE.match(rest)
     if m is None:
         bracket = re.match(r"[ \t]*[(\[]([A-Z])[)\]]", rest)
@@ -523,6 +543,30 @@ def _other_follows(rest: str, lab: str, item: Item) -> bool:
         found = next((lb for opt, lb in item.option_map if lb != lab and re.search(
             r"(?<![\w\-])" + re.escape(opt) + r"(?![\w\-])", clause)), None)
     return found is not None and found != lab
+
+
+_JOINED = re.compile(r"(?i)[ \t]*(?:\band\b|\bor\b|&|/)[ \t]*(?:(?:option|choice)[ \t]+)?")
+_OTHER_BRACKETED = re.compile(r"[^.;:,!?()\[\]\n]{0,60}?[(\[]([A-Z])[)\]]([^.;!?\n]{0,80})")
+_SET_ASIDE_AFTER = re.compile(r"(?i)\b(?:not|no|unlikely|less\s+likely|excluded|ruled\s+out|absent)\b")
+
+
+def _other_bracketed(rest: str, lab: str, item: Item) -> bool:
+    """Whether ``rest`` (after a declared answer's own bracketed letter) joins another option, by its bracketed letter
+    or its text, with "and"/"or" ("... (A) and pleural effusion (C) are both present", "... (A) and pleural
+    effusion."), not one it sets aside ("... (A) and pleural effusion (C) is not seen", "... (A) and pleural effusion
+    is excluded")."""
+    joined = _JOINED.match(rest)
+    if joined is None:
+        return False
+    after = rest[joined.end():]
+    bracketed = _OTHER_BRACKETED.match(after)
+    if bracketed is not None:
+        other, tail = item.letter(bracketed.group(1)), bracketed.group(2)
+    elif re.match(r"[ \t]*\d", after):
+        return False  # "Answer: 4 (D) and 2 are impacted.": a count of something else
+    else:  # "Answer: Cardiomegaly (A) and pleural effusion.": the other option's text
+        other, tail = _option_prefix(after, item), re.split(r"[.;!?\n]", after, maxsplit=1)[0]
+    return other not in (None, lab) and not _SET_ASIDE_AFTER.search(tail)
 
 
 def _option_prefix(t: str, item: Item) -> str | None:
@@ -871,6 +915,8 @@ def last_declaration(text: str, item: Item) -> Found:
             found = _read_target(text[start:end], item)
         else:
             found = _read_target(text[end:end + item.span], item, foreign=kind == "foreign")
+            if found.label is not None and _cut_article(text, pos, end):
+                continue  # "it looks like a", "this is most likely a": the article a cut leaves, not option A
             if kind == "weak" and found.label is None:
                 continue  # weak cue: only a letter/option read here counts, never out-of-range
             if found.conflict:

@@ -293,6 +293,39 @@ def letters_written_out(text: str, item: Item) -> str:
     return text
 
 
+# held-out batch 162: LLaVA writes a whole reply in lower case, its closing option letter too ("silvery scaly plaques
+# over the elbows, psoriasis a", "... popcorn calcium in it, hamartoma d")
+_CLOSING_LOWER = re.compile(r"([^\W\d_][\w'\-]*)([ \t]*[,.][ \t]*|[ \t]+)([a-z])[ \t]*\Z")
+_OPENS_LOWER = re.compile(r"[^A-Za-z]*[a-z]")
+# words that name a thing by a letter after them, with or without a comma ("vitamin d", "kerley, b", "hep c")
+_NAMING_WORDS = frozenset("kerley stanford type class hepatitis hep vitamin group grade plan zone segment".split())
+# words of place an article follows in a cut ("the tube tip lies just above a", "fracture of the proximal left a")
+_PLACE_WORDS = frozenset("above below mid middle under over left right upper lower proximal distal inside outside "
+                         "within near behind beside anterior posterior".split())
+
+
+def closing_lower_letter(text: str, item: Item) -> re.Match[str] | None:
+    """The lower-case letter a short reply that opens in lower case closes on (group 3; group 2 is what sets it off),
+    where it may be the reply's option letter: one of the item's letters, not after a lone letter ("a, b"), a word
+    that names a thing by a letter ("vitamin d", "kerley, b") or, set off by spaces only, a function word ("there
+    is a", "so a": an article a cut leaves); "a" set off by spaces only after a word of option A's text, not of
+    place. Whether the reply's own words bear it out is the caller's (answers.extract); a letter in prose that opens
+    in capitals is left alone (a cut "..., cortical b")."""
+    if item.kind != "choice" or not item.option_map:
+        return None
+    m = _CLOSING_LOWER.search(text)
+    if m is None or len(text.split()) > 60 or not _OPENS_LOWER.match(text):
+        return None
+    word, spaced = m.group(1).casefold(), not m.group(2).strip()
+    if item.letter(m.group(3)) is None or m.group(3).upper() in item.named_letters or len(word) == 1 \
+            or word in _NAMING_WORDS or (spaced and word in lexicon.FUNCTION_WORDS):
+        return None
+    if spaced and m.group(3) == "a" and (word in _PLACE_WORDS or not any(
+            word in norm(opt).split() for opt, lb in item.option_map if lb == item.letter("a"))):
+        return None  # "a" set off by a space only: after a word of option A's own ("psoriasis a"), not of place
+    return m
+
+
 # batch 70: "Prelim read for the ED: **D** — nothing to localise. ...": a short heading, a colon and a bold letter
 # opening the reply, set off from what follows
 _BOLD_AFTER_HEADING = re.compile(r"[ \t>*_]*[^\W\d_][^\n*:?]{0,60}:[ \t]*\*\*[ \t]*[(\[]?([A-Z])[)\]]?[ \t]*\*\*"

@@ -60,6 +60,16 @@ _BARE_CONTRACTION = re.compile(r"(?i)\b(do|does|did|is|are|was|were|has|have|had
 _AIN_ELIDED = re.compile(r"(?i)\bain'(?![\w'])")
 
 
+#: the words a reply cut off mid-sentence ends on ("... Option C: Pulmonary edema. This would", "... there is a"):
+#: weighing.is_truncated's last words, and what a closing lower-case letter may not follow (letters.py)
+FUNCTION_WORDS = frozenset("""the a an this that these those would could should will is are was were be been of to
+in on at for with and or but which as by from its it their than then because since so if while whereas also may
+might can must has have had not no very more most less such into onto upon about between among option choice
+appears appear seems seem shows show reveals reveal suggests suggest indicates indicate demonstrates looks look
+contains measures represents includes including like whether what where when how who typically usually they we he
+she our your""".split())
+
+
 # --------------------------------------------------------------------------------------------------------------
 # Chat-template debris: what a serving stack leaves around the answer ("A</s>", "C<|im_end|>", "<end_of_turn>")
 # --------------------------------------------------------------------------------------------------------------

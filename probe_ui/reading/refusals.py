@@ -212,6 +212,11 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
      r"|\bno\s+" + _IMAGE + r"\s+(?:came|has\s+come|was\s+sent|arrived)\s+with\s+(?:your|the|this)\s+"
      r"(?:message|question|request|prompt)\b"
      r"|\bno\s+" + _IMAGE + r"\s+(?:arrived|has\s+arrived|appeared|has\s+appeared)\b"
+     # held-out batch 164: "sorry, no picture showed up on my end" (where the message went: not "no scan turned up
+     # anything", "no image showed up on the old CD", a hostile review)
+     r"|\bno\s+" + _IMAGE + r"\s+(?:showed|has\s+shown|shows|turned|has\s+turned)\s+up"
+     r"(?=[ \t]*(?:[.,;:!\-\u2013\u2014]|\Z|(?:on|at)\s+(?:my|our|this)\s+(?:end|side)\b|here\b|for\s+me\b|"
+     r"in\s+(?:this|the|your|our)\s+(?:message|chat|conversation|thread|upload)\b))"
      # batch 21: "Nope, nothing came through on my end - just the question text."
      r"|\bnothing\s+(?:came|has\s+come|come|got)\s+through\b"
      r"(?=[ \t]*(?:[.,;:!\-\u2013\u2014]|\Z|(?:on|at)\s+(?:my|this|our)\s+(?:end|side)|here\b|to\s+me\b))"

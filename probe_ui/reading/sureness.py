@@ -786,6 +786,11 @@ _DOUBT_SETTLED = re.compile(r"(?i)\b(?:look(?:ing|ed)?\s+(?:again|more\s+closely
                             r"look|on\s+(?:reflection|closer\s+(?:look|inspection))|re-?check\w*|re-?examin\w*|"
                             r"let\s+me\s+(?:look|check|re-?check|re-?examine|re-?assess|measure|zoom|see)|"
                             r"having\s+looked|now\s+I\s+(?:see|am\s+sure)|I(?:'m|\s+am)\s+(?:now\s+)?sure)\b")
+# held-out batch 164: a reply that says it misread something or goes back to count again ("**Green** — I misread the
+# key; the dot ... is the **red** one.", "D. 4. Let me recount: ... B. 2."): which answer the second look leaves is
+# not the reader's to tell where another answer is named after them (as corrections, these words took back answers
+# they only checked: a hostile review)
+_LOOKED_AGAIN = re.compile(r"(?i)\b(?:i\s+misread(?!\s+nothing)|let\s+me\s+re-?count)\b")
 #: how many words, after the reply says it looked again, say what it found (a look that finds nothing settles nothing)
 _SETTLED_WORDS = 4
 #: how many sentences before a declared answer's own a doubt of the reply's is about it
@@ -1855,6 +1860,9 @@ def doubts(text: str, item: Item, method: str, label: str | None = None, *, refu
         found.append("unread language")  # "- Dermatofibroma: ... no hay área blanca central. ... Conclusión: ... nevo"
     if method != "exact" and _revised_after(t, item) and not _settled_reversal(t, item, label):
         found.append("revised")  # batch 20: "Answer: correct.\nRevised reading - ... upside down."
+    elif (again := _LOOKED_AGAIN.search(t)) is not None and named_in(t[again.end():], item) - {label} \
+            and not _settled_reversal(t, item, label):
+        found.append("revised")  # held-out batch 164: "D. 4. Let me recount: ... B. 2."
     elif method in _MENTIONS | {"label_word", "presence", "question_subject"} and _GIVEN_UP.search(t) \
             and "reversal" not in found:
         # "My first impression was a fracture of the left femoral neck ... a skin fold.": an answer given up, in a reply

@@ -76,13 +76,6 @@ JUDGEMENT = re.compile(r"(?i)\b(?:seems?|looks?|is|are|be|sounds?|feels?|that's|
                        r"(?:\w+[ \t]+)?(?:right|correct|wrong)\b(?![ \t]+"
                        + lexicon.SIDED_PARTS + r"|-" + lexicon.SIDED_PARTS + r")"
                        r"|\b(?:right|correct|wrong)[ \t]+(?:answer|option|choice)s?\b")
-# The last words of a reply cut off mid-sentence ("... Option C: Pulmonary edema. This would")
-_FUNCTION_WORDS = frozenset("""the a an this that these those would could should will is are was were be been of to
-in on at for with and or but which as by from its it their than then because since so if while whereas also may
-might can must has have had not no very more most less such into onto upon about between among option choice
-appears appear seems seem shows show reveals reveal suggests suggest indicates indicate demonstrates looks look
-contains measures represents includes including like whether what where when how who typically usually they we he
-she our your""".split())
 
 
 # batch 21: a last function word that ends its phrase: "it" after a preposition ("no kidney on it"; batch 91: "the
@@ -132,7 +125,7 @@ def is_truncated(text: str) -> bool:
         return True  # batch 68: "..., but whether it's avascular": a whether-clause the sentence had yet to judge
     if cut_after_modifier(t):
         return True  # batch 35: "... shows clear signs of avascular necrosis ... The left": a new sentence cut off
-    return words[-1].lower() in _FUNCTION_WORDS and len(text.split()) > 3
+    return words[-1].lower() in lexicon.FUNCTION_WORDS and len(text.split()) > 3
 
 # batch 67: a last sentence, without its mark, that is only "Let me" and a verb ("Let me weigh", "let me check"): the
 # reasoning it announces is cut off (not the sign-off "let me know")
