@@ -50,7 +50,8 @@ _IN_OPTION_TEXT = len(_BARE_PATTERNS) - 1
 
 
 # a word that names a thing by a letter after it ("Kerley B lines", "Stanford type A", "hepatitis B", "vitamin D")
-_NAMED_BY_LETTER = re.compile(r"(?i)\b(?:kerley|stanford|type|class|hepatitis|vitamin)[ \t]+\Z")
+_LETTER_NAMERS = ("kerley", "stanford", "type", "class", "hepatitis", "vitamin")
+_NAMED_BY_LETTER = re.compile(r"(?i)\b(?:" + "|".join(_LETTER_NAMERS) + r")[ \t]+\Z")
 
 
 def bare_letters(text: str, item: Item) -> tuple[list[str], bool]:
@@ -297,8 +298,9 @@ def letters_written_out(text: str, item: Item) -> str:
 # over the elbows, psoriasis a", "... popcorn calcium in it, hamartoma d")
 _CLOSING_LOWER = re.compile(r"([^\W\d_][\w'\-]*)([ \t]*[,.][ \t]*|[ \t]+)([a-z])[ \t]*\Z")
 _OPENS_LOWER = re.compile(r"[^A-Za-z]*[a-z]")
-# words that name a thing by a letter after them, with or without a comma ("vitamin d", "kerley, b", "hep c")
-_NAMING_WORDS = frozenset("kerley stanford type class hepatitis hep vitamin group grade plan zone segment".split())
+# those words, with or without a comma, before a lower-case reply's closing letter ("vitamin d", "kerley, b"), and the
+# everyday ones such a reply writes ("hep c", "group b", "plan b", "grade c")
+_NAMING_WORDS = frozenset(_LETTER_NAMERS + ("hep", "group", "grade", "plan", "zone", "segment"))
 # words of place an article follows in a cut ("the tube tip lies just above a", "fracture of the proximal left a")
 _PLACE_WORDS = frozenset("above below mid middle under over left right upper lower proximal distal inside outside "
                          "within near behind beside anterior posterior".split())
