@@ -15013,3 +15013,16 @@ def test_held_out_166_lower_case_letter_and_full_stop(reply: str, choice: str | 
     answer = extract(reply, "choice", ABCD, ("left side", "right side", "bilateral", "no effusion"),
                      question="On which side is the pleural effusion?")
     assert (answer.choice, answer.sure) == (choice, sure), answer
+
+
+@pytest.mark.parametrize(("reply", "choice", "sure"), [
+    # a hostile review of the closing lower-case letter: a reply that closes on a letter none of the options has (three
+    # options here) is read from its words only as a guess, in either case
+    ("the heart size is normal, d", "A", False),
+    ("The heart size is normal, D", "A", False),
+    # ... not one that closes on its own option's letter
+    ("The heart size is normal, A", "A", True),
+])
+def test_a_closing_letter_out_of_range_is_a_doubt(reply: str, choice: str, sure: bool) -> None:
+    answer = extract(reply, "choice", ("A", "B", "C"), HEART, question="How would you describe the heart size?")
+    assert (answer.choice, answer.sure) == (choice, sure), answer

@@ -1773,6 +1773,18 @@ def _next_sentence_against(text: str, item: Item, label: str | None) -> bool:
     return said is not None and item.aliases["yep" if said == "yes" else "nope"] != label
 
 
+# a lone letter closing the reply ("..., d", "... (E)."): a hostile review of the closing lower-case letter found "the
+# heart size is normal, d" (three options) read A surely from its words
+_CLOSING_LETTER = re.compile(r"(?:\A|[\s,.:;\-])[(\[]?([b-hB-H])[)\]]?[ \t.!*_]*\Z")
+
+
+def _ends_out_of_range(text: str, item: Item) -> bool:
+    """Whether a choice reply closes on a lone letter that is none of the item's: its own answer, which the reader
+    cannot take, against the words it reads."""
+    m = _CLOSING_LETTER.search(text[-40:])
+    return item.kind == "choice" and bool(item.letters) and m is not None and item.letter(m.group(1)) is None
+
+
 def doubts(text: str, item: Item, method: str, label: str | None = None, *, refusal: bool = False) -> list[str]:
     """What puts the reading ``label`` of ``text`` in doubt, by name (empty: nothing does)."""
     t = fold_quotes(text)
@@ -1845,7 +1857,8 @@ def doubts(text: str, item: Item, method: str, label: str | None = None, *, refu
         found.append("affirmed")  # "There is a transverse lucent line ... In summary, no fracture."
     if method == "declaration" and item.kind == "yesno" and _body_against_yes_no(t, item, label):
         found.append("body")  # "... uniform enhancement and no focal lesion.\nAnswer: yes"
-    if method not in {"exact", "structured", "marked"} and _ends_otherwise(t, item, label):
+    if method not in {"exact", "structured", "marked"} and (_ends_otherwise(t, item, label)
+                                                          or _ends_out_of_range(t, item)):
         found.append("ends otherwise")  # "Yes. ... My considered view after a second pass is No."
     if method not in {"exact", "structured", "marked"} and label is not None \
             and _offered_with_another(t, item, label, method):
