@@ -621,11 +621,12 @@ def extract(text: str, kind: str, labels: Sequence[str], options: Sequence[str] 
             # A ("... the cardiac silhouette is normal, a" may be an article cut off), never after a decline
             # (words torn between options, the letter's among them, are settled by it: "... centripetal fill in,
             # hemangioma b")
-            words = extract(clean[:low.start(2)], kind, labels, options, question=question, suggested=suggested)
+            before = clean[:low.start(2)]
+            words = extract(before, kind, labels, options, question=question, suggested=suggested)
             said, how = words.choice, words.method
             lab = item.letter(low.group(3))
             torn = how == "ambiguous"
-            if said not in (None, lab) or (torn and lab not in named_in(clean[:low.start(2)], item)):
+            if said not in (None, lab) or (torn and lab not in named_in(before, item)):
                 return Answer(None, "ambiguous", invalid=True, refusal=refusal)
             if said == lab or (lab != "A" and (torn or how in ("none", "truncated"))):
                 clean = clean[:low.start(3)] + low.group(3).upper() + clean[low.end(3):]

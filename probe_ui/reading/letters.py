@@ -318,12 +318,12 @@ def closing_lower_letter(text: str, item: Item) -> re.Match[str] | None:
     m = _CLOSING_LOWER.search(text)
     if m is None or len(text.split()) > 60 or not _OPENS_LOWER.match(text):
         return None
-    word, spaced = m.group(1).casefold(), not m.group(2).strip()
-    if item.letter(m.group(3)) is None or m.group(3).upper() in item.named_letters or len(word) == 1 \
+    word, spaced, lab = m.group(1).casefold(), not m.group(2).strip(), item.letter(m.group(3))
+    if lab is None or m.group(3).upper() in item.named_letters or len(word) == 1 \
             or word in _NAMING_WORDS or (spaced and word in lexicon.FUNCTION_WORDS):
         return None
     if spaced and m.group(3) == "a" and (word in _PLACE_WORDS or not any(
-            word in norm(opt).split() for opt, lb in item.option_map if lb == item.letter("a"))):
+            word in norm(opt).split() for opt, lb in item.option_map if lb == lab)):
         return None  # "a" set off by a space only: after a word of option A's own ("psoriasis a"), not of place
     return m
 
