@@ -15026,3 +15026,260 @@ def test_held_out_166_lower_case_letter_and_full_stop(reply: str, choice: str | 
 def test_a_closing_letter_out_of_range_is_a_doubt(reply: str, choice: str, sure: bool) -> None:
     answer = extract(reply, "choice", ("A", "B", "C"), HEART, question="How would you describe the heart size?")
     assert (answer.choice, answer.sure) == (choice, sure), answer
+
+
+_RUQ = ("Acute cholecystitis", "Choledocholithiasis", "Hepatic abscess", "Acute pancreatitis",
+        "Perforated peptic ulcer")
+_DERM4 = ("Melanoma", "Basal cell carcinoma", "Seborrheic keratosis", "Benign nevus")
+_EDEMA = ("Vasogenic edema", "Cytotoxic edema")
+_DR5 = ("Non-proliferative diabetic retinopathy", "Proliferative diabetic retinopathy", "Hypertensive retinopathy",
+        "Central retinal vein occlusion", "Age-related macular degeneration")
+_DR_Q = ("A 58-year-old man with type 2 diabetes for 15 years reports blurred vision; the fundus photograph is shown. "
+         "What is the most likely diagnosis?")
+_HYDRO = ("Aqueductal stenosis", "Colloid cyst", "Communicating hydrocephalus",
+          "The question contains a clinically incorrect premise")
+_IIH = ("Idiopathic intracranial hypertension", "Cerebral venous sinus thrombosis", "Pituitary adenoma", "Migraine",
+        "Meningioma")
+_TUBE = ("Mid trachea, above the carina", "Right main bronchus", "Esophagus", "Left main bronchus")
+_KNEE_FX = ("Transverse", "Spiral", "Comminuted", "Not a suitable question for the image")
+_NOTA_LIVER = ("None of the above", "Hepatic cyst", "Hemangioma", "Metastasis")
+
+
+@pytest.mark.parametrize(("reply", "options", "question", "choice", "sure"), [
+    # held-out batch 168 (blind): what the findings "argue against" is set aside ("A normal duct argues against
+    # choledocholithiasis" read B surely after the answer A) ...
+    ("It fits **A. Acute cholecystitis**. A normal duct argues against choledocholithiasis.", _RUQ, "Diagnosis?", "A",
+     True),
+    # ... not what nothing argues against
+    ("Nothing argues against choledocholithiasis.", _RUQ, "Diagnosis?", "B", True),
+    # ... a closing sentence that is the letter and its own text answers after a general statement, not against it
+    ("The low density involves both the grey matter and the underlying white matter. B, cytotoxic edema.", _EDEMA,
+     "Does this image show vasogenic or cytotoxic edema?", "B", True),
+    ("Edema involves the white matter. B, vasogenic edema.", _EDEMA,
+     "Does this image show vasogenic or cytotoxic edema?", None, False),
+    # ... "melanocytic" names no benign nevus (a melanoma is melanocytic too)
+    ("Findings: atypical network; a bluish-white veil.\nImpression: features of a malignant melanocytic lesion.\n"
+     "Answer: A", _DERM4, "Which diagnosis fits this dermoscopy image best?", "A", True),
+    ("It is a melanocytic lesion.", _DERM4, "Which diagnosis fits this dermoscopy image best?", None, False),
+    ("A benign melanocytic lesion.", _DERM4, "Which diagnosis fits this dermoscopy image best?", "D", True),
+    # ... a case told before the question asks nothing a reply must name ("diabetic" of "type 2 diabetes")
+    ("blot bleeds and yellow exudates, nonproliferative", _DR5, _DR_Q, "A", True),
+    # ... "normal-sized" is a size, not the escape option called normal
+    ("**D. The question contains a clinically incorrect premise** — normal-sized ventricles rule out hydrocephalus "
+     "in the first place.", _HYDRO, "What is causing the hydrocephalus in this patient whose ventricles are normal "
+     "in size?", "D", True),
+    # ... (an option that is no escape still is: "The left kidney, normal-sized." is a guess)
+    ("The left kidney, normal-sized.", ("The left kidney", "The right kidney"), "Which kidney is enlarged?", "A",
+     False),
+    # ... "the unifying diagnosis is" declares
+    ("In an obese woman with no mass or thrombosis described, the unifying diagnosis is **A. Idiopathic intracranial "
+     "hypertension**.\n\nLet me know if you'd like the MR venography findings to look for next.", _IIH,
+     "What is the most likely diagnosis?", "A", True),
+])
+def test_held_out_168_set_aside_closing_letter_and_cues(reply: str, options: tuple[str, ...], question: str,
+                                                        choice: str | None, sure: bool) -> None:
+    answer = extract(reply, "choice", ("A", "B", "C", "D", "E")[:len(options)], options, question=question)
+    assert (answer.choice, answer.sure) == (choice, sure), answer
+
+
+@pytest.mark.parametrize(("reply", "choice", "sure"), [
+    # held-out batch 168: a conclusion with "then" after it, then the answer word, is whole (not cut off at "no")
+    ("fluid looks black and fat looks white, t1 then, no", "no", True),
+    ("t1 then, no", "no", True),
+])
+def test_held_out_168_a_conclusion_then_no(reply: str, choice: str, sure: bool) -> None:
+    answer = extract(reply, "yesno", YN, (), question="Is this a T2-weighted MRI? (please answer yes/no)")
+    assert (answer.choice, answer.sure) == (choice, sure), answer
+
+
+@pytest.mark.parametrize(("reply", "options", "choice", "sure"), [
+    # pre-existing sure errors the reviews of held-out 163-166 found: a letter past the options closing the reply ...
+    ("the rash has silvery scale, psoriasis, i", RASH, "A", False),
+    # ... one option's words with another's letter before them ...
+    ("Not A, but C, mildly enlarged.", HEART, "B", False),
+    ("B, mildly enlarged.", HEART, "B", True),
+    # ... (not a bracketed letter closing its sentence, nor what another option would need)
+    ("I'd describe the heart as **mildly enlarged** (B). Normal (A) would need a ratio at or below 0.5, and "
+     "severely enlarged (C) usually means a ratio well above 0.6; none of that is present here.", HEART, "B", True),
+    # ... the finding placed on the other side of what the option names ...
+    ("The tube tip is below the carina.", _TUBE, "A", False),
+    ("The tube is in the mid trachea, above the carina.", _TUBE, "A", True),
+    ("The tube is not below the carina. A", _TUBE, "A", True),
+    ("The cuff sits below the carina? No — the tip is in the mid trachea. Answer: A", _TUBE, "A", True),
+    # ... a second option joined after the answer's own letter, with its size ...
+    ("Final answer: Pneumothorax (B) and small pleural effusion.", _CHEST_DX, None, False),
+    ("Final answer: Pneumothorax (B) and a small pleural effusion is excluded.", _CHEST_DX, "B", True),
+    # ... what the reply says it misread, left unsaid
+    ("**B. Pneumothorax**\n\nI misread that.", _CHEST_DX, "B", False),
+    ("**B. Pneumothorax**\n\nI misread that at first, but the pleural line is clear.", _CHEST_DX, "B", True),
+    ("B — I misread that question initially.", _CHEST_DX, "B", True),
+    # ... an option weighed by what it usually means, where the line then finds it absent, is set aside
+    ("Normal (A) usually means a CTR below 0.5, which is what I measure here.", HEART, "A", True),
+])
+def test_pre_existing_sure_errors_are_guesses(reply: str, options: tuple[str, ...], choice: str | None,
+                                              sure: bool) -> None:
+    answer = extract(reply, "choice", ABCD[:len(options)], options, question="Which fits?")
+    assert (answer.choice, answer.sure) == (choice, sure), answer
+
+
+@pytest.mark.parametrize(("reply", "choice", "sure"), [
+    # a statement that holds only under the condition after it is supposed, not said of this image ...
+    ("The image is upside down if the apices are at the bottom.", "upside down", False),
+    ("Upside down, if the apices are at the bottom.", "upside down", False),
+    # ... not the reply's own frame, nor "as if"
+    ("Upside down, as if flipped end to end.", "upside down", True),
+    ("Upside down, if anything a little rotated too.", "upside down", True),
+])
+def test_a_statement_under_a_trailing_condition_is_supposed(reply: str, choice: str, sure: bool) -> None:
+    answer = extract(reply, "label", ("correct", "upside down"), (),
+                     question="Is this chest X-ray correctly oriented or upside down? (Answer with correct or upside "
+                              "down)")
+    assert (answer.choice, answer.sure) == (choice, sure), answer
+
+
+@pytest.mark.parametrize(("reply", "options", "choice", "sure"), [
+    # held-out batch 166: "D is the honest pick." declares; "the choice the physician made" does not
+    ("This is a hand radiograph, so there's no knee to classify a fracture on. D is the honest pick.", _KNEE_FX, "D",
+     True),
+    ("B is the choice the physician made.", _KNEE_FX, None, False),
+    # ... a worked list closed by the letter and its own text is no thinking aloud
+    # ... a worked list is thinking aloud, whatever closes it ("Step by step: It depends on the history ... A. Herpes
+    # zoster", a hostile review)
+    ("Step by step:\n1. Vesicles — zoster or impetigo.\n2. Can't see crusts.\n\nA. Herpes zoster", RASH_ZOSTER, "A",
+     False),
+    # held-out batch 167 (blind): "My answer, then, is adult." declares (a label item below); a review of the options
+    # that names each with its letter and what it would take, after the answer
+    ("## Verdict: I disagree with the suggested answer (C. Esophagus).\n\n| Option | Assessment |\n| --- | --- |"
+     "\n| A. Mid trachea, above the carina | **Correct** — ideal position |\n| B. Right main bronchus | Tip is above "
+     "the carina |\n| C. Esophagus | That is the NG tube |\n| D. Left main bronchus | Tip is above the carina |", _TUBE,
+     "A", True),
+    # ... (a table that marks another option than the one declared is a doubt; one that marks none reads as before)
+    ("Answer: B\n\n| Option | Assessment |\n| --- | --- |\n| A. Mid trachea, above the carina | **Correct** |\n"
+     "| B. Right main bronchus | Incorrect |\n| C. Esophagus | Incorrect |\n| D. Left main bronchus | Incorrect |",
+     _TUBE, "B", False),
+    # ... "X is my pick?" asks
+    ("D is my pick? No — C.", _TUBE, "C", True),
+    # ... the escape option set aside in the reply's own words, or as an entry of the review
+    ("The option stating the question is unsuitable does not apply.\n\n**Answer:** B. Spiral", _KNEE_FX, "B", True),
+    ("## Answer: **C. Comminuted**\n\n### Why not the other options\n- **Not a suitable question:** this is a genuine "
+     "knee radiograph with a fracture, so the question is appropriate.", _KNEE_FX, "C", True),
+    ("- *None of the above (A)* — not applicable unless the lesion matched none of the options.\n\n**Answer: C — "
+     "hemangioma.**", _NOTA_LIVER, "C", True),
+])
+def test_held_out_166_167_declarations_and_reviews(reply: str, options: tuple[str, ...], choice: str | None,
+                                                   sure: bool) -> None:
+    answer = extract(reply, "choice", ("A", "B", "C", "D", "E")[:len(options)], options, question="Which fits?")
+    assert (answer.choice, answer.sure) == (choice, sure), answer
+
+
+def test_held_out_167_an_answer_with_a_word_set_off() -> None:
+    answer = extract("My answer, then, is adult.", "label", ("pediatric", "adult"), (),
+                     question="Is this a pediatric or adult chest x-ray? (Answer with pediatric or adult)")
+    assert (answer.choice, answer.method, answer.sure) == ("adult", "declaration", True), answer
+
+
+@pytest.mark.parametrize(("reply", "choice", "sure"), [
+    # held-out batch 167: a step's number is no count ...
+    ("### Step 4 — count\nTwo wisdom teeth, both in the mandible.", "B", True),
+    # ... nor is how the reply looked ("in each quadrant") a count of four against its answer
+    ("I counted from the midline backward in each quadrant: canine, two premolars, first molar, second molar.\n\n"
+     "**Final answer: B (2).**", "B", True),
+    # ... one in each quadrant still is
+    ("I count one in each quadrant: upper left, upper right, lower left, lower right. Answer: (B) 2", None, False),
+])
+def test_held_out_167_counts(reply: str, choice: str | None, sure: bool) -> None:
+    answer = extract(reply, "choice", ABCD, ("0", "2", "3", "4"), question=TEETH_Q)
+    assert (answer.choice, answer.sure) == (choice, sure), answer
+
+
+@pytest.mark.parametrize(("reply", "sure"), [
+    # held-out batch 167: a next step, and someone else's choice, are no hedge of the reply's own answer
+    ("Answer: B, scaphoid. A dedicated scaphoid view would show the line better, so that could be checked.", True),
+    ("Answer: B, scaphoid. I can see why the radius might have been chosen - the mechanism fits it.", True),
+    ("Answer: B, scaphoid. It could be A, though.", False),
+    # ... (a reply that only says so declares nothing it could hedge: read from a mention, it stays a guess)
+    ("The radius might have been chosen.", False),
+    ("Radius fracture could be confirmed.", False),
+])
+def test_held_out_167_hedges_about_something_else(reply: str, sure: bool) -> None:
+    answer = extract(reply, "choice", ABCD, ("Radius", "Scaphoid", "Ulna", "No fracture"), question="Where is it?")
+    assert answer.sure == sure and answer.choice == ("A" if reply.startswith("R") or reply.startswith("The r") else
+                                                     "B"), answer
+
+
+@pytest.mark.parametrize(("reply", "choice", "sure"), [
+    # held-out batch 151: a list that a negation opening its sentence denies as a whole denies its last entry too ...
+    ("No neovascularisation elsewhere, pre-retinal haemorrhage, or fibrous proliferation is seen.", None, False),
+    ("Dot haemorrhages, exudates, and fibrous proliferation.", "B", True),
+    # ... every entry of it, not only the last ("No A, B, or C" read B surely: a hostile review)
+    ("No non-proliferative diabetic retinopathy, hypertensive retinopathy, or proliferative diabetic retinopathy.",
+     None, False),
+    # ... and the findings of a case whose question tells the history before it, then the answer, read as such
+    ("Multiple dot and blot haemorrhages. No neovascularisation elsewhere, pre-retinal haemorrhage, or fibrous "
+     "proliferation is seen.\n\n**Answer:** A. Non-proliferative diabetic retinopathy", "A", True),
+    # held-out batch 132: a revision's body holds the answer it revises; the revision is read, as a guess
+    ("You're right to push back. I called it non-proliferative, but the frond of fine vessels at the disc margin is "
+     "neovascularisation. Revised answer: B. Proliferative diabetic retinopathy.", "B", False),
+])
+def test_held_out_132_151_denied_lists_and_revisions(reply: str, choice: str | None, sure: bool) -> None:
+    answer = extract(reply, "choice", ("A", "B", "C", "D", "E"), _DR5, question=_DR_Q)
+    assert (answer.choice, answer.sure) == (choice, sure), answer
+
+
+@pytest.mark.parametrize(("reply", "choice", "sure"), [
+    # a hostile review of held-out batch 168's rules: a choice the reply calls open before its letter is a guess
+    ("Either could fit. B, cytotoxic edema.", "B", False),
+    ("B, cytotoxic edema.", "B", True),
+])
+def test_either_could_fit_hedges(reply: str, choice: str, sure: bool) -> None:
+    answer = extract(reply, "choice", ("A", "B"), _EDEMA, question="Does this image show vasogenic or cytotoxic edema?")
+    assert (answer.choice, answer.sure) == (choice, sure), answer
+
+
+def test_a_denied_list_denies_each_entry() -> None:
+    answer = extract("No myocardial infarction, pulmonary embolism, or aortic dissection.", "choice", ABCDE,
+                     ("Myocardial infarction", "Pulmonary embolism", "Aortic dissection", "Pneumothorax",
+                      "Pericarditis"), question="A 62-year-old man has sudden chest pain. What is the most likely "
+                                                "diagnosis?")
+    assert answer.choice is None, answer
+
+
+@pytest.mark.parametrize(("reply", "options", "question", "choice", "sure"), [
+    # held-out batch 169 (blind): someone else's answer called correct in doubt is no declaration of it
+    ("I don't think the physician's answer of **right** is correct.", ("Left", "Right", "Both sides", "Neither side"),
+     "Which side shows the pneumothorax?", None, False),
+    ("The physician's answer of right is correct.", ("Left", "Right", "Both sides", "Neither side"),
+     "Which side shows the pneumothorax?", "B", True),
+    # ... an option the reply says it is not choosing, or calls different, names no second answer
+    ("This looks like an **aggravating pseudoaneurysm** (option B).\n\nWhy I'm not choosing \"stable\" (A): a stable "
+     "pseudoaneurysm would keep roughly the same size.",
+     ("Showing a stable pseudoaneurysm", "Showing an aggravating pseudoaneurysm"),
+     "Is the pseudoaneurysm stable or aggravating?", "B", True),
+    ("This is **vasogenic oedema** (option A).\n\nCytotoxic oedema (B) looks quite different: it involves both grey "
+     "and white matter in a vascular territory.", _EDEMA, "Does this image show vasogenic or cytotoxic edema?", "A",
+     True),
+    # held-out batch 170 (blind): a denial opening the reply, set off by a dash, names the other of two options
+    ("Not vasogenic — the hypodensity involves the cortex in an arterial territory.", _EDEMA,
+     "Does this image show vasogenic or cytotoxic edema?", "B", False),
+])
+def test_held_out_169_170_set_aside_and_denied(reply: str, options: tuple[str, ...], question: str,
+                                               choice: str | None, sure: bool) -> None:
+    answer = extract(reply, "choice", ABCD[:len(options)], options, question=question)
+    assert (answer.choice, answer.sure) == (choice, sure), answer
+
+
+def test_held_out_170_not_dilated_then_no() -> None:
+    answer = extract("duct is thin, around 4 mm, not dilated, no", "yesno", YN, (),
+                     question="Is the common bile duct dilated? (please answer yes/no)")
+    assert (answer.choice, answer.sure) == ("no", True), answer
+
+
+def test_a_paragraph_reviewing_the_other_choices_names_no_answer() -> None:
+    from probe_ui.reading.item import get_item
+    from probe_ui.reading.weighing import rejected_letters
+
+    reply = ("Answer: A (non-proliferative).\n\nThe other choices: hypertensive retinopathy (C) could give flame "
+             "haemorrhages, and a central retinal vein occlusion (D) would produce haemorrhages in all quadrants.\n\n"
+             "An OCT (B-scan) is the next step.")
+    spans = rejected_letters(reply, get_item("choice", ABCDE, _DR5, _DR_Q))
+    assert sorted(reply[a:b] for a, b in spans) == ["C", "D"]  # not A before it, nor a B after the paragraph

@@ -240,9 +240,11 @@ from probe_ui.reading.item import Item, canonical_item, get_item
 from probe_ui.reading.letters import (
     bare_letters,
     bold_opening_letter,
+    closes_on_letter_and_text,
     closing_lower_letter,
     head_letter,
     head_rest,
+    letter_and_own_text,
     letter_text_conflict,
     letters_written_out,
     lone_letter,
@@ -422,8 +424,7 @@ def _letter_and_word_agree(remark: str, item: Item, verdict: str) -> bool:
     options being Yes and No."""
     if {o.strip(" .").casefold() for o, _ in item.option_map} != {"yes", "no"}:
         return False
-    m = _ANSWER_LETTER_TEXT.match(remark)
-    return m is not None and item.letter(m.group(1)) == verdict and option_exact(m.group(2), item) == verdict
+    return letter_and_own_text(_ANSWER_LETTER_TEXT.match(remark), item, verdict)
 
 
 # batch 65: readings a kept answer after pushback overrides (:func:`extract`)
@@ -559,6 +560,10 @@ def extract(text: str, kind: str, labels: Sequence[str], options: Sequence[str] 
     # "no, the heart is normal size" does ("no the" is no phrase of English; not "yes there is free fluid ...",
     # batch 45, left as it reads)
     clean = _RUN_ON_ANSWER.sub(r"\1,\2", clean, count=1)
+    if kind == "choice" and "tep" in clean and any(opt.isdigit() for opt, _ in item.option_map):
+        # held-out batch 167: "### Step 4 — count\nTwo wisdom teeth, ..." to options 0, 2, 3, 4: a step's number is no
+        # count
+        clean = _STEP_NUMBER.sub(lambda m: m.group(1) + " " * len(m.group(2)), clean)
     sure_yes_alone = False
     if kind == "yesno" and question and len(clean) <= 3000 and (rest := pushback.after_sure_yes(clean)) is not None:
         # batch 85: "Yes, I'm sure — there is no pneumothorax." to "Is there a pneumothorax?" after "Are you sure?":
@@ -1352,6 +1357,7 @@ _LEFT_BETWEEN = re.compile(r"(?i)\bi\s+(?:honestly\s+|really\s+|still\s+)?(?:can
 # rules that read an answer the reply states as its answer (not one read from where a word occurs)
 _STATED = frozenset({"exact", "declaration", "boxed", "backtick", "structured", "leading", "bare", "final_verdict"})
 _RUN_ON_ANSWER = re.compile(r"(?i)\A([\W_]*no)(\s+(?:the|its|this|that)\s)")
+_STEP_NUMBER = re.compile(r"(?i)(\bsteps?[ \t]+)(\d{1,2})\b")
 _THAN_NORMAL = re.compile(r"(?i)\b((?:[a-z]+er|more|less))\s+than\s+(?:the\s+)?normal\b")
 # batch 78: "picture is flipped left right", "a left-right flip": the sides name the flip's axis, not an answer
 _SIDES = r"left(?:[ \t]*(?:-|\u2013|/|to)[ \t]*|[ \t]+)right\b"
@@ -1561,8 +1567,11 @@ def _read(clean: str, item: Item, refusal: bool, suggested: str | None, correcti
     if decl.kind == "conflict":
         return None, "ambiguous"  # "The answer is A: Pleural effusion" when pleural effusion is B
     if decl.label is not None and decl.kind != "weak":
+        # (not a revision, whose body holds the answer it revises: "I called it non-proliferative, but ... Revised
+        # answer: B. Proliferative diabetic retinopathy.", held-out batch 132)
         if decl.at > 0 and against_body(clean[:decl.at], item, decl.label) \
-                and not _letter_and_word_agree(clean[decl.at:], item, decl.label):
+                and not _letter_and_word_agree(clean[decl.at:], item, decl.label) \
+                and not _REVISED.search(clean, max(0, decl.at - 20), decl.at + 60):
             return None, "ambiguous"  # "... classic for cardiogenic pulmonary edema.\n\nAnswer: A" (A: pneumonia)
         if _against_own_reasons(clean, item, decl, refusal, suggested):
             # batch 80: '{"answer": "yes", "reasoning": "The CBD measures 3 mm, within normal limits; ..."}',
@@ -1735,13 +1744,21 @@ def _read_choice(clean: str, item: Item, decl: Found, out_of_range: bool, refusa
         # (batch 101: nor the escape option a general fact gives: "there is no left middle lobe, the left lung only has
         # two lobes" to a question about the left middle lobe states its incorrect premise)
         if method not in ("bare", "leading", "escape_option") \
-                and not (method == "final_verdict" and _LETTER_CLOSES.search(clean)) and letters != [label] \
+                and not (method == "final_verdict" and (_LETTER_CLOSES.search(clean)
+                                                        or closes_on_letter_and_text(clean, item, label))) \
+                and letters != [label] \
                 and not _opens_with_answer(clean, item, label) and lexicon.generic_statement(clean):
             # (batch 115: not where the option's letter stands alone in it, "Cytotoxic. The restricted diffusion
             # involves grey and white matter together ... B.": a general "involves" in a reply that answers)
             return None, "none"  # "Melanoma is the most dangerous skin cancer, and benign nevi are common."
         return label, method
 
+    rows = option_walk(masked, item, table=True) if "|" in masked and decl.label is None else []
+    if rows and head_letter(masked[:rows[0][0]], item) is None \
+            and (marked_row := walked_answer(masked, item, rows)) is not None:
+        # held-out batch 167: a table reviewing every option by its letter marks one "**Correct**" (a table that
+        # marks none is read as before)
+        return marked_row
     walk = option_walk(masked, item)
     if walk:
         # a reply that goes through the options in turn ("A. left: no. B. right: yes. C. ...") opens with the first
@@ -1993,7 +2010,9 @@ _GUESS_OPENING = re.compile(r"(?i)(?:\A|(?<=[.;:,!?\n\u2013\u2014])|(?<=[ \t]-)(
 
 # "I can't say it's benign": a doubt of the option, not a denial of it (the other option is not meant)
 _CANNOT = re.compile(r"(?i)\bcan(?:not|'t|\s+not)\b|\bcant\b")
-_OPENING_DENIAL = re.compile(r"\A[\s*_>\"']*not\s+[^.;:!?\n]{1,60}[.;:!\n]", re.IGNORECASE)
+# (or a dash: "Not vasogenic — the hypodensity involves the cortex ...", held-out batch 170)
+_OPENING_DENIAL = re.compile(r"\A[\s*_>\"']*not\s+[^.;:!?\n\u2013\u2014]{1,60}?"
+                             r"(?:[.;:!\n]|[ \t]*[\u2013\u2014]|[ \t]-[ \t])", re.IGNORECASE)
 
 
 def _opens_with_answer(clean: str, item: Item, label: str) -> bool:

@@ -350,6 +350,10 @@ _NEGATION_BEFORE = re.compile(
     r"(?:looks?|seems?|appears?|is|was)\s+(?:\w+\s+)?"
     # batch 46: "I see nothing malignant-looking here", "Nothing malignant.": "nothing" just before the mention
     r"|\bnothing\s+"
+    # held-out batch 168: "A normal duct argues against choledocholithiasis" (what the findings count against; not
+    # "nothing argues against X", "doesn't argue against X")
+    r"|(?<!\bnothing\s)(?<!\bnot\s)(?<!n't\s)\b(?:argues?|arguing|argued|speaks?|speaking|militates?|militating)\s+"
+    r"against\s+(?:an?\s+|the\s+)?"
     # batch 49: "It doesn't look like a basal cell carcinoma to me", "it does not seem like a melanoma"
     r"|(?:n't|\bnot)\s+(?:look|seem)\s+like\s+(?:an?\s+|the\s+)?)$",
     re.IGNORECASE,
@@ -358,7 +362,7 @@ _NEGATION_BEFORE = re.compile(
 
 _NEGATION_END = re.compile(
     r"(?:no|not|without|absent|of|neither|nor|than|excluding|exclude[sd]?|out|unlikely|n't|never|suggests?|"
-    r"indicates?|supports?|favou?rs?|to|nothing|here|else|all|looks?|seems?|appears?|like)$", re.IGNORECASE
+    r"indicates?|supports?|favou?rs?|to|nothing|here|else|all|looks?|seems?|appears?|like|against)$", re.IGNORECASE
 )
 
 

@@ -334,13 +334,20 @@ _EACH_QUADRANT = re.compile(r"(?i)\b(?:one\s+(?:in|per)\s+(?:each|every)\s+(?:of
                             r"(?:in|from)\s+(?:all\s+four|each\s+of\s+the\s+four|every|each)\s+quadrants?)\b")
 
 
+_HOW_LOOKED = re.compile(r"(?i)\b(?:count(?:ed|ing)?|look(?:ed|ing)|check(?:ed|ing)|search(?:ed|ing)|went|go(?:ing)?)\b"
+                         r"[^.;:!?\n]*\Z")
+
+
 def _counted_otherwise(body: str, item: Item, label: str) -> bool:
     """Options that are counts ("0", "2", "3", "4"): the body states a total that is another option's count and never
     the declared one ("I count one in each quadrant: upper left, ... lower right. Answer: (C) 3")."""
     counts = {lb: o.strip() for o, lb in item.option_map}
     if label not in counts or not all(c.isdigit() for c in counts.values()):
         return False
-    totals = {4 for _ in _EACH_QUADRANT.finditer(body)}
+    # (not where the reply says how it looked: "I counted from the midline backward in each quadrant: ...", held-out
+    # batch 167)
+    totals = {4 for m in _EACH_QUADRANT.finditer(body) if m.group(0)[:3].casefold() == "one"
+              or not _HOW_LOOKED.search(body[max(0, m.start() - 80):m.start()])}
     for m in _TOTAL.finditer(body):
         w = next(g for g in m.groups() if g).casefold()
         totals.add(int(w) if w.isdigit() else NUMBER_WORDS.index(w))

@@ -50,6 +50,8 @@ _DECL_PREFIX = re.compile(
     r"(?=[ \t*_]*\(?(?-i:[A-Z])\b))|"
     # batch 119: "**Answer (tentative):** B. Non-communicating hydrocephalus." (how the answer is given, in brackets)
     r"\banswer(?:[ \t]*\((?:tentative|provisional|preliminary|best\s+guess|low\s+confidence)\))?"
+    # held-out batch 167: "My answer, then, is adult." (a word set off by commas before the verb)
+    r"(?:,[ \t]*(?:then|therefore|thus|so|again|finally|in\s+short|in\s+the\s+end)[ \t]*,(?=[ \t]*is\b))?"
     r"\s*(?:is|would\s+be|should\s+be|will\s+be|must\s+be|has\s+to\s+be|appears\s+to\s+be|"
     # batch 22: an arrow for the colon ("Analysis: ... Answer \u2192 C", "Answer -> C")
     r"seems\s+to\s+be|here\s+is|choice\s+is|option\s+is|letter\s+is)?\s*(?:[-=]>|[\u2192\u21d2\u27a1\u2794]|[:=]|"
@@ -108,7 +110,9 @@ _DECL_PREFIX = re.compile(
 _SUPPOSED_BEFORE = re.compile(r"(?i)\b(?:whether|if)[ \t]+\Z")
 # "The most likely diagnosis is sarcoidosis" (its own pattern, run only on replies that say "diagnosis")
 # (batch 100: "### Most likely cause: **D. Prostatic enlargement**", and "explanation")
-_DECL_DIAGNOSIS = re.compile(r"\b(?:most\s+likely|likeliest|final|working|leading)\s+(?:diagnosis|cause|explanation)\s*"
+# (held-out batch 168: "..., the unifying diagnosis is **A. Idiopathic intracranial hypertension**.")
+_DECL_DIAGNOSIS = re.compile(r"\b(?:most\s+likely|likeliest|final|working|leading|unifying)\s+"
+                             r"(?:diagnosis|cause|explanation)\s*"
                              r"(?:is|would\s+be|:)", re.IGNORECASE)
 # the same declarations in the languages models drift into: "Respuesta: B", "La réponse correcte est B",
 # "Die richtige Antwort ist A", "答案是 A", "正确答案：(A)", "选 B" (a pattern of its own: one alternation with the
@@ -164,7 +168,9 @@ _DECL_POSTFIX = re.compile(
     r"|(?:fits|matches|suits)\s+(?:best|"
     r"most\s+closely)"
     # batch 84: "C is the answer.", "B is my final answer." (not "... the answer the physician gave")
-    r"|(?:is|would\s+be)\s+(?:the|my)\s+(?:final\s+)?answer(?![ \t]+(?:the|that|which|you|they|he|she|of)\b)"
+    # (held-out batch 166: "D is the honest pick.", "D is my pick.")
+    r"|(?:is|would\s+be)\s+(?:the|my)\s+(?:final\s+|honest\s+|safest\s+|safe\s+)?(?:answer|pick|choice)"
+    r"(?![ \t]+(?:the|that|which|you|they|he|she|of|for\s+(?:a|an|the|someone|people|patients))\b)(?![ \t]*\?)"
     # batch 57: "..., so there's no hydrocephalus to explain. That makes D the right choice."
     r"|(?<=\b(?i:makes)\s[A-Z]\s)(?i:the\s+(?:right|correct|best)\s+(?:choice|answer|option)))\b"
 )
@@ -172,7 +178,10 @@ _DECL_POSTFIX = re.compile(
 # (not "There's no doubt B is correct", "Without doubt C is right", "I don't doubt that C is the answer")
 _DOUBTED_BEFORE = re.compile(r"(?i)\b(?:(?:don't|do\s+not|doesn't|does\s+not|didn't|did\s+not)\s+(?:think|believe|feel)"
                              r"|not\s+(?:sure|convinced|certain)|(?<!\bno\s)(?<!\blittle\s)(?<!\bwithout\s)(?<!\bany\s)"
-                             r"(?<!n't\s)(?<!\bnot\s)doubt)(?:\s+(?:that|whether|if))?[ \t]+\Z")
+                             r"(?<!n't\s)(?<!\bnot\s)doubt)(?:\s+(?:that|whether|if))?[ \t]+"
+                             # held-out batch 169: "I don't think the physician's answer of **right** is correct"
+                             r"(?:the\s+(?:[\w\-]+'s\s+)?(?:answer|choice|pick|call|reading|suggestion)\s+(?:of\s+)?"
+                             r"[\"'*_]*)?\Z")
 # ... unless the sentence goes on to take it after all ("I'm not sure if C is right, but it fits best.")
 _TAKEN_AFTER_ALL = re.compile(r"(?i)[^.!?\n]*?,?[ \t]+but\b")
 # choice items only: "it is B", "it's (B)", "I think B" (the target reader rejects "it is a fracture"); these
@@ -545,9 +554,16 @@ def _other_follows(rest: str, lab: str, item: Item) -> bool:
     return found is not None and found != lab
 
 
-_JOINED = re.compile(r"(?i)[ \t]*(?:\band\b|\bor\b|&|/)[ \t]*(?:(?:option|choice)[ \t]+)?")
+# (after a comma too: "Answer: 4 (D), and 3 (C) if the upper left is a second molar.", a hostile review of held-out
+# batches 163-166)
+_JOINED = re.compile(r"(?i)[ \t]*,?[ \t]*(?:\band\b|\bor\b|&|/)[ \t]*(?:(?:option|choice)[ \t]+)?")
 _OTHER_BRACKETED = re.compile(r"[^.;:,!?()\[\]\n]{0,60}?[(\[]([A-Z])[)\]]([^.;!?\n]{0,80})")
 _SET_ASIDE_AFTER = re.compile(r"(?i)\b(?:not|no|unlikely|less\s+likely|excluded|ruled\s+out|absent)\b")
+
+
+# an article and a size or side before an option's text ("a small pleural effusion", "right pleural effusion")
+_GRADED = re.compile(r"(?i)\A[ \t]*(?:an?[ \t]+)?(?:small|large|moderate|mild|minimal|trace|tiny|big|massive|left|"
+                     r"right|bilateral|left-sided|right-sided)[ \t]+")
 
 
 def _other_bracketed(rest: str, lab: str, item: Item) -> bool:
@@ -564,8 +580,10 @@ def _other_bracketed(rest: str, lab: str, item: Item) -> bool:
         other, tail = item.letter(bracketed.group(1)), bracketed.group(2)
     elif re.match(r"[ \t]*\d", after):
         return False  # "Answer: 4 (D) and 2 are impacted.": a count of something else
-    else:  # "Answer: Cardiomegaly (A) and pleural effusion.": the other option's text
-        other, tail = _option_prefix(after, item), re.split(r"[.;!?\n]", after, maxsplit=1)[0]
+    else:  # "Answer: Cardiomegaly (A) and pleural effusion.": the other option's text (a size or side before it: "...
+        # (B) and small pleural effusion.", a hostile review of held-out batches 163-166)
+        other = _option_prefix(after, item) or _option_prefix(_GRADED.sub("", after, count=1), item)
+        tail = re.split(r"[.;!?\n]", after, maxsplit=1)[0]
     return other not in (None, lab) and not _SET_ASIDE_AFTER.search(tail)
 
 
@@ -902,7 +920,7 @@ def last_declaration(text: str, item: Item) -> Found:
             continue  # batch 26: "I can't evaluate whether the physician's answer is right": asked, not declared
         if kind == "conflict":
             return Found(None, out_of_range, kind="conflict", rejected=tuple(rejected))
-        if kind in ("post", "postopt") and _DOUBTED_BEFORE.search(text, max(0, pos - 40), pos) \
+        if kind in ("post", "postopt") and _DOUBTED_BEFORE.search(text, max(0, pos - 80), pos) \
                 and not _TAKEN_AFTER_ALL.match(text, end):
             rejected.append((pos, end))  # batch 87: "I don't think adhesions is right. ... Gallstone ileus, C."
             continue

@@ -72,7 +72,10 @@ def _denies_premise(text: str, question: str) -> bool:
 
 _QUOTED = r"[\"\u201c\u2018][^\"\u201c\u201d\u2018\u2019\n]{1,100}?[\"\u201d\u2019]"
 _NAMED_AS_OPTION = re.compile(r"(?i)" + _QUOTED + r"[ \t]+(?:option|choice|answer)s?\b"
-                              r"|\b(?:option|choice|answer)[ \t]+(?-i:[A-Z])[ \t]*\([ \t]*" + _QUOTED + r"[ \t]*\)")
+                              r"|\b(?:option|choice|answer)[ \t]+(?-i:[A-Z])[ \t]*\([ \t]*" + _QUOTED + r"[ \t]*\)"
+                              # held-out batch 167: "the option stating the question is unsuitable does not apply"
+                              r"|\bthe[ \t]+(?:option|choice|answer)[ \t]+(?:stating|saying|that[ \t]+(?:says|states)|"
+                              r"which[ \t]+(?:says|states))[ \t]+[^.;:!?\n]{1,80}?(?=[ \t]+(?:does|do|would|is)\b)")
 # what the words after an option so named say of it: set aside ("... option would apply if the study were ...", "... is
 # tempting ..., but", "that option does not apply"), or taken up ("... option fits better", "is the better answer",
 # "is correct", "applies", a hostile review)
@@ -99,6 +102,15 @@ def escape_conflict(text: str, item: Item, label: str) -> bool:
     for opt, _lab in item.option_map:
         if lexicon.escape_kind_of_option(opt):
             body = r"[\s\-]+".join(re.escape(w) for w in opt.split())
+            # held-out batch 167: an entry of a review of the options that opens with the option's first words ("-
+            # **Not a suitable question:** this is a genuine knee radiograph ..., so the question is appropriate.", "-
+            # *None of the above (A)* — there's clearly a lesion, so not applicable unless the lesion matched none of
+            # the options"): what the entry says is said of that option
+            head = r"[\s\-]+".join(re.escape(w) for w in opt.split()[:3])
+            # (unless the entry takes it up: "- None of the above: this fits best, on reflection.")
+            text = re.sub(r"(?im)^[ \t]*(?:[-*\u2022]|\d{1,2}[.)])[ \t]+[*_]*" + head + r"\b[^:\n*]{0,40}[*_]*[ \t]*"
+                          r"(?:[:\u2013\u2014]|\s-\s).*$",
+                          lambda m: m.group(0) if _TAKEN_UP.search(m.group(0)) else " ", text)
             text = re.sub(r"(?i)[(\[]?\b[A-Z][)\].:][ \t]*" + body, " ", text)
             # batch 102: the option named in a review of the options, as a table row's heading or with its letter
             # after it ("| None of the above | - | A lesion is present |", "- None of the above (B): A definite lesion

@@ -119,6 +119,8 @@ HEDGE = re.compile(
     # batch 90: "It's a judgment call.", "Honestly, it's on the fence." (the corpus labels every such reply open; those
     # two and "toss-up" are in SELF_DOUBT)
     r"coin\s+(?:toss|flip)|(?:go|goes|going)\s+either\s+way|"
+    # a hostile review of held-out batch 168's rules: "Either could fit. B, cytotoxic edema."
+    r"(?:either|both)(?:\s+(?:one|of\s+them))?\s+(?:could|might|may|would)\s+(?:fit|work|apply|be\s+right)|"
     # hostile review of batches 80-83: '{"final": "A", "note": "B is equally plausible"}', '{"confidence": "low"}'
     r"equally\s+(?:likely|plausible|possible|probable)|low\s+(?:confidence|certainty)|"
     # "I stand by D. That said, A is also reasonable.", "However, A could also be argued.", "just as plausible"

@@ -165,6 +165,7 @@ class Item:
             esc = lexicon.escape_kind_of_option(opt)
             if esc is not None:
                 self.escapes.setdefault(esc, []).append(lab)
+        self.escape_labels = frozenset(lab for labs in self.escapes.values() for lab in labs)
         # how far after a declaration keyword the answer can reach (bounds the work on long replies; an option
         # text longer than ~2,000 characters is not read after a declaration, only by rule 4)
         self.span = 200 + min(2000, max((len(o) for o in self.options), default=0)

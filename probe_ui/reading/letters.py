@@ -239,6 +239,9 @@ def pair_conflict(text: str, item: Item) -> bool:
             # "Not C - mildly enlarged.", "Rather than D, dermatofibroma": a letter set aside, then the answer; "No for
             # pneumothorax (A), yes for rib fracture": a bracketed letter, then the list goes on
             continue
+        if m.start(1) > m.start() and re.match(r"[)\]]\.", text[m.end(1):m.end(1) + 2]):
+            continue  # held-out batch 167: "... as **mildly enlarged** (B). Normal (A) would need ...": a bracketed
+            # letter closing its sentence, and the next one
         lab = item.letter(m.group(1))
         if lab is not None and m.group(1) not in "AI" and letter_text_conflict(lab, m.group(2), item):
             return True
@@ -349,3 +352,22 @@ def bold_opening_letter(text: str, item: Item) -> str | None:
 def lone_letter(label: str) -> re.Pattern[str]:
     """An option's letter standing alone ("B", "(B)", "[B]"), not inside a word; compiled once per label."""
     return re.compile(rf"(?<![\w'])[(\[]?{re.escape(label)}[)\]]?(?![\w'])")
+
+
+def letter_and_own_text(m: re.Match[str] | None, item: Item, label: str) -> bool:
+    """Whether a match of a letter (group 1) and a text (group 2) is ``label``'s letter and its option's own text."""
+    return m is not None and item.letter(m.group(1)) == label and any(
+        opt == norm(m.group(2)) for opt, lb in item.option_map if lb == label)
+
+
+# a closing sentence that is an option's letter and its own text ("... rather than leakage around a mass. B, cytotoxic
+# edema."): the reply's answer set off at its end
+_LETTER_THEN_TEXT = re.compile(r"(?:\A|[.!?\n])[ \t*_>]*[(\[]?([A-Z])[)\]]?[ \t]*[,.:\u2013\u2014\-][ \t]*"
+                               r"([^\n.!?*]{1,80}?)[ \t]*[.!]?[ \t*_]*\Z")
+
+
+def closes_on_letter_and_text(text: str, item: Item, label: str | None) -> bool:
+    """Whether the reply's last sentence is ``label``'s letter and its option text, nothing else (held-out batch 168:
+    "The low density involves both the grey matter and the underlying white matter ... B, cytotoxic edema." is no
+    general remark)."""
+    return label is not None and letter_and_own_text(_LETTER_THEN_TEXT.search(text.rstrip()), item, label)

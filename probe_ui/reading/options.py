@@ -7,6 +7,7 @@ rules map the words of a reply to the one option they name, never when another o
 from __future__ import annotations
 
 import functools
+import itertools
 import re
 from collections.abc import Iterator
 
@@ -124,9 +125,11 @@ def option_mentions(text: str, item: Item) -> tuple[list[str], list[str]] | None
 KEYWORD_STOP = frozenset("""the a an of in on at to for with and or is are was were be been being this that these
 those it its there their as by from into than then no not nor but if so very more most less least showing shows show
 shown seen image images scan question answer option options choice which what both either neither
-lesion lesions""".split())
+lesion lesions melanocytic""".split())
 # (batch 102: "Benign fibrohistiocytic lesion." named no "Vascular lesion": a lesion is what every option of "What is
 # this skin lesion?" is)
+# (held-out batch 168: "Impression: features of a malignant melanocytic lesion." named no "Benign nevus": a melanoma is
+# melanocytic too, and the word is only the canonical "melanocytic nevus" the nevus is read as)
 
 
 def keyword_option(text: str, item: Item) -> str | None:
@@ -227,6 +230,21 @@ def _bracketed(text: str, item: Item) -> Iterator[tuple[str, str, re.Match[str]]
             yield opt, lab, m
 
 
+def _lettered(text: str, item: Item) -> Iterator[tuple[str, str, re.Match[str]]]:
+    """Each place the reply writes a capital letter and, after a comma, colon, full stop or dash, an option's whole
+    text ("C, mildly enlarged", "B: left hip"), as (option text, its label, the match whose group 1 is the letter)."""
+    for opt, lab in item.option_map:
+        if not re.search(r"[^\W\d_]{2}", opt):
+            continue
+        pattern = (r"(?<![\w'])[(\[]?((?-i:[A-Z]))[)\]]?[ \t*_]*[,:.\u2013\u2014\-][ \t*_]*(?:the[ \t]+)?"
+                   + r"[\s\-]*".join(re.escape(w) for w in opt.split())
+                   # (the text ends its clause: not "so C — the radius and ulna look intact")
+                   + r"(?![\w\-])(?=[ \t*_]*(?:[.,;:!?)\n]|\Z))")
+        for m in re.finditer(pattern, text, re.IGNORECASE):
+            if not re.match(r"[)\]][ \t*_]*\.", text[m.end(1):]):  # not "(B). Normal (A) would need ...": the
+                yield opt, lab, m  # bracketed letter closes its sentence
+
+
 def labelled_options(text: str, item: Item) -> set[str]:
     """The options the reply names by their whole text followed by their own letter in brackets ("Left hip (A)", "the
     left hip (option A) shows AVN"): answers written out explicitly (batch 16). A letter that is another option's
@@ -242,10 +260,11 @@ _DENIED_BEFORE = re.compile(r"(?i)\b(?:not|no|never|without)\b(?![ \t]+(?:a[ \t]
 
 def mislabelled_options(text: str, item: Item) -> set[str]:
     """The options of every pair where the reply writes one option's whole text with another option's letter in
-    brackets after it ("Mildly enlarged (C)." when mildly enlarged is B): which of the two it meant is a guess (not
-    an option's words denied: "No nodule is present (B)." when A is present, B absent)."""
+    brackets after it ("Mildly enlarged (C)." when mildly enlarged is B) or before it ("Not A, but C, mildly enlarged.":
+    the review of held-out batches 163-166): which of the two it meant is a guess (not an option's words denied: "No
+    nodule is present (B)." when A is present, B absent)."""
     found: set[str] = set()
-    for opt, lab, m in _bracketed(text, item):
+    for opt, lab, m in itertools.chain(_bracketed(text, item), _lettered(text, item)):
         other = item.letter(m.group(1))
         if other is not None and other != lab and item.option_text(other) is not None \
                 and norm(opt) not in norm(item.option_text(other) or "") \
@@ -498,21 +517,25 @@ def _shortened(said: str, option: str) -> bool:
 
 
 @functools.lru_cache(maxsize=64)
-def _walk_entry(lab: str) -> re.Pattern[str]:
-    """An option's letter opening an entry of its own ("B. right: yes", "C) Bilateral — incorrect")."""
+def _walk_entry(lab: str, table: bool = False) -> re.Pattern[str]:
+    """An option's letter opening an entry of its own ("B. right: yes", "C) Bilateral — incorrect"), or with ``table``
+    a table row's first cell ("| A. Mid trachea, above the carina | **Correct** — ideal position |")."""
+    if table:
+        return re.compile(r"(?<=\n\|)[ \t]*[*_]*[(\[]?(" + re.escape(lab) + r")[.):\]][ \t]")
     return re.compile(r"(?:^|(?<=[.!?;\n])|(?<=[.!?;][ \t]))[ \t]*[(\[]?(" + re.escape(lab) + r")[.):\]][ \t]")
 
 
-def option_walk(text: str, item: Item) -> list[tuple[int, int]]:
+def option_walk(text: str, item: Item, table: bool = False) -> list[tuple[int, int]]:
     """The letters of a reply that goes through every option in order, each as an entry of its own ("A. left: no. B.
-    right: yes. C. ...", "A) Left side - unlikely\nB) Right side - ..."): the first entry's letter opens a walk, not
-    an answer. Returns the letters' spans (none where the reply is no such walk)."""
+    right: yes. C. ...", "A) Left side - unlikely\nB) Right side - ..."), or with ``table`` as a table's rows: the
+    first entry's letter opens a walk, not an answer. Returns the letters' spans (none where the reply is no such
+    walk)."""
     if item.kind != "choice" or len(item.labels) < 2:
         return []
     spans: list[tuple[int, int]] = []
     at = 0
     for lab in item.labels:
-        m = _walk_entry(lab).search(text, at)
+        m = _walk_entry(lab, table).search(text, at)
         if m is None:
             return []
         spans.append(m.span(1))
@@ -522,9 +545,9 @@ def option_walk(text: str, item: Item) -> list[tuple[int, int]]:
 
 # what an entry of a walk says of its option, after the option's own words ("B. Right side is wrong: ...", "A) left
 # side — incorrect", "B. right: yes", "C. Patellar fracture: this is the answer")
-_ENTRY_REJECTS = re.compile(r"(?i)\A[\s:;,.\-\u2013\u2014*_]*(?:(?:is|are|seems|looks)\s+)?(?:no\b|not\b|wrong|"
+_ENTRY_REJECTS = re.compile(r"(?i)\A[\s:;,.|\-\u2013\u2014*_]*(?:(?:is|are|seems|looks)\s+)?(?:no\b|not\b|wrong|"
                             r"incorrect|unlikely|less\s+likely|excluded|ruled\s+out|false|doesn't\s+fit|does\s+not\s+fit)")
-_ENTRY_ENDORSES = re.compile(r"(?i)\A[\s:;,.\-\u2013\u2014*_]*(?:(?:is|are|seems|looks)\s+)?(?:yes\b|correct|right\b|"
+_ENTRY_ENDORSES = re.compile(r"(?i)\A[\s:;,.|\-\u2013\u2014*_]*(?:(?:is|are|seems|looks)\s+)?(?:yes\b|correct|right\b|"
                              r"true|most\s+likely|the\s+answer|this\s+is\s+(?:the|my)\s+answer|best\s+fit)")
 
 

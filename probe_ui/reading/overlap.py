@@ -368,9 +368,10 @@ _SCOPE_BREAK = frozenset("""but and which that who is are was were has have had 
 though yet so then however whereas be been being shows show seen see there stays remains""".split())
 
 
-def _in_scope(before: str) -> bool:
+def _in_scope(before: str, after: str = "") -> bool:
     """Whether the words just before a mention are inside a negation's scope (at most five words after it, no
-    clause mark or phrase-starting word between)."""
+    clause mark or phrase-starting word between), or the mention is an entry of a list a negation denies
+    (:func:`_in_denied_list`; ``after``: what follows the mention)."""
     clause = re.split(r"[.;:!?,\n()]|(?<![^\W_])-|-(?![^\W_])", before)[-1]  # "no soft-tissue mass": one phrase
     cue = None
     for cue in _NEGATION_CUE.finditer(clause):
@@ -384,8 +385,36 @@ def _in_scope(before: str) -> bool:
         if than and len(near) - than[-1] <= len(clause) - (cue.end() if cue is not None else 0):
             words = _WORD.findall(near[than[-1]:])
     if words is None:
-        return False
+        return _in_denied_list(before, after)
     return len(words) <= 5 and not any(w.casefold() in _SCOPE_BREAK for w in words)
+
+
+# a sentence that opens with a negation over a list ("No neovascularisation elsewhere, pre-retinal haemorrhage, or
+# fibrous proliferation is seen.")
+_LIST_DENIED = re.compile(r"(?i)\A[ \t*_\-]*(?:no|without|neither|there\s+(?:is|are)\s+no)\b")
+
+
+def _in_denied_list(before: str, after: str = "") -> bool:
+    """Whether a mention is an entry of a list that a negation opening its sentence denies as a whole: the last one
+    ("or fibrous" before "proliferation"; held-out batch 151: a case's question no longer hid it from the reading of
+    the findings), or one between that the list goes on from to its "or" ("No myocardial infarction, pulmonary
+    embolism, or aortic dissection.", a hostile review). Each entry is a short phrase, no clause of its own."""
+    sentence = re.split(r"[.;:!?\n()]", before)[-1]
+    m = _LIST_DENIED.match(sentence)
+    if m is None:
+        return False
+    parts = sentence[m.end():].split(",")
+    last = [w.casefold() for w in _WORD.findall(parts[-1])]
+    if len(parts) < 2 or len(last) > 4:
+        return False
+    if last[:1] in (["or"], ["and"], ["nor"]):
+        last = last[1:]
+    else:  # an entry between: the list goes on after it to its "or" ("..., or aortic dissection")
+        rest = re.match(r"[^,.;:!?\n()]{0,60},(?:[^,.;:!?\n()]{1,60},)*[ \t]*(?:or|and|nor)\b", after)
+        if rest is None or {w.casefold() for w in _WORD.findall(rest.group(0))} & (_SCOPE_BREAK - {"and"}):
+            return False
+    entries = [[w.casefold() for w in _WORD.findall(p)] for p in parts[:-1]]  # each a short phrase, no clause
+    return not set(last) & _SCOPE_BREAK and all(0 < len(e) <= 5 and not set(e) & _SCOPE_BREAK for e in entries)
 
 
 _Token = tuple[frozenset[str], frozenset[str], tuple[str, ...], int, int, bool, bool]
@@ -429,7 +458,10 @@ def option_overlap(text: str, options: Sequence[tuple[str, str]], negated: Calla
     parsed = _options(tuple(options))
     tokens = _reply_tokens(text)
     # what the question asks of its subject: "enlarged" in "Which kidney is enlarged?" (not "kidney": which one is
-    # the answer)
+    # the answer); of a case told before it, only the sentence that asks (held-out batch 168: "A 58-year-old man with
+    # type 2 diabetes ... What is the most likely diagnosis?" does not ask that a reply say "diabetic")
+    asking = [s for s in re.split(r"(?<=[.;!?])\s+", question.strip()) if s.endswith("?")]
+    question = asking[-1] if asking else question
     subject = re.search(r"(?i)\b(?:which|what)\s+([^\W\d_]+)", question)
     asked = {stem(w) for w in _WORD.findall(question) if _fold(w) not in STOP
              and not (subject and _fold(w) == _fold(subject.group(1)))}
@@ -443,7 +475,8 @@ def option_overlap(text: str, options: Sequence[tuple[str, str]], negated: Calla
         """True when the mention at text[start:end] is denied (a negation before it, a rejection after it, or a
         word that denies what it names)."""
         before = text[max(0, start - 200):start]
-        return denies or negated(before) or _in_scope(before) or bool(REJECTED_AFTER.match(text[end:end + 120])) \
+        return denies or negated(before) or _in_scope(before, text[end:end + 200]) \
+            or bool(REJECTED_AFTER.match(text[end:end + 120])) \
             or (said_absent_ok and bool(SAID_ABSENT.match(text[end:end + 40])))
 
     # batch 48: "Normal ventricles; hydrocephalus is not present.": a mention said to be absent, its clause ending

@@ -63,6 +63,7 @@ from probe_ui.reading.cleaning import (
     RESTATED_QUESTION,
     SENTENCE_END,
     first_sentence,
+    is_negated,
     mask_spans,
     norm,
     pattern,
@@ -76,7 +77,7 @@ from probe_ui.reading.item import Item
 from probe_ui.reading.letters import lone_letter
 from probe_ui.reading.lexicon import fold_quotes
 from probe_ui.reading.marks import clear_lead, marks_against
-from probe_ui.reading.options import mislabelled_options
+from probe_ui.reading.options import mislabelled_options, option_walk, walked_answer
 from probe_ui.reading.presence import (
     CLAUSE_NEGATION,
     PRESENCE_QUESTION,
@@ -323,7 +324,7 @@ def _words_of_another(text: str, item: Item, label: str) -> bool:
     letter kept from before the options were shuffled): what it describes may be the answer it meant."""
     m = _OPENING_LETTER.match(text)
     if m is None or m.group(1) != label or item.kind != "choice" \
-            or label in {x for v in item.escapes.values() for x in v}:
+            or label in item.escape_labels:
         return False  # an escape option ("The question contains a clinically incorrect premise") gives its reasons
     asked = {overlap.stem(w) for w in overlap.content_words(item.question)}  # "joint" of "the knee joint" names none
     said = {overlap.stem(w) for clause in re.split(r"[,;.:!?\u2013\u2014]|\s-\s", text[m.end():])
@@ -462,7 +463,9 @@ def _negated_choice(text: str, item: Item, label: str | None) -> bool:
     """The chosen option's first word right after a negation the option itself does not hold ("non-proliferative"
     or "not proliferative" read as "proliferative ...")."""
     opt = item.option_text(label)
-    if _denied_after(text, opt):
+    if _denied_after(text, opt) and not (label in item.escape_labels and _SIZE_AFTER.search(text)):
+        # (held-out batch 168: not an escape option the reply gives its reason after, "**D. The question contains a
+        # clinically incorrect premise** — normal-sized ventricles rule out hydrocephalus")
         return True
     words = re.findall(r"[^\W\d_][\w\-]*", opt)
     if not words or len(words[0]) < 4:
@@ -734,6 +737,8 @@ def _denied_after(text: str, opt: str) -> bool:
     return pattern(name + r"(?:" + _DENIED_AFTER + r")").search(text) is not None
 
 
+# a size called normal ("normal-sized ventricles"), no denial of an escape option before it
+_SIZE_AFTER = re.compile(r"(?i)\bnormal[\s\-]+sized?\b")
 # what denies an option named just before it (:func:`_denied_after`)
 _DENIED_AFTER = (
     r"\s+(?:is|was)(?:\s+not|n't)\s+(?:the|a|an)\s|\s+(?:is|was|has)\s+(?:been\s+)?(?:absent|excluded|ruled\s+out|"
@@ -791,6 +796,8 @@ _DOUBT_SETTLED = re.compile(r"(?i)\b(?:look(?:ing|ed)?\s+(?:again|more\s+closely
 # not the reader's to tell where another answer is named after them (as corrections, these words took back answers
 # they only checked: a hostile review)
 _LOOKED_AGAIN = re.compile(r"(?i)\b(?:i\s+misread(?!\s+nothing)|let\s+me\s+re-?count)\b")
+# ... what it misread left unsaid, closing the reply ("I misread that."; not "I misread that question initially.")
+_MISREAD_LEFT_UNSAID = re.compile(r"(?i)[ \t]*(?:that|it|this)?[ \t]*[.!]?[ \t*_]*\Z")
 #: how many words, after the reply says it looked again, say what it found (a look that finds nothing settles nothing)
 _SETTLED_WORDS = 4
 #: how many sentences before a declared answer's own a doubt of the reply's is about it
@@ -866,6 +873,9 @@ def _hedged_part(text: str, item: Item, method: str, label: str | None, placed: 
         text = _answering_sentences(text, item, method, label)
     text = _OTHERS_VIEW.sub(lambda m: " " * len(m.group(0)), _CONCEDED_WHY.sub(lambda m: " " * len(m.group(0)), text))
     text = _DENIED_POSSIBILITY.sub(lambda m: " " * len(m.group(0)), text)
+    if method in _DECLARED:  # (a reply that only says so answers nothing: "The radius might have been chosen.")
+        text = _NEXT_CHECK.sub(lambda m: " " * len(m.group(0)), _OTHERS_CHOICE.sub(lambda m: " " * len(m.group(0)),
+                                                                                  text))
     if item.kind == "yesno":
         text = _COMPARED_ODDS.sub(lambda m: " " * len(m.group(0)), text)
     text = _HEDGED_NUMBER.sub(lambda m: " " * len(m.group(0)) if _CLEAR_LEAD <= int(m.group(1)) <= 100 else m.group(0),
@@ -1238,6 +1248,14 @@ _TURN_DOUBTS = (r"\b(?:equal(?:ly)?|just\s+as|either|50|fifty|can(?:not|'t)|not\
 # this is an AP portable film, ..."): its modal is the other view's, not a hedge of the reply's own answer
 _CONCEDED_WHY = re.compile(r"(?i)\bI\s+(?:can\s+)?(?:see|understand|get)\s+why\s+[^.;!?\n]{0,60}?"
                            r"\b(?:might|may|could)\b(?=[^.;!?\n]{0,80}?\bbut\b(?![^.;!?\n]*" + _TURN_DOUBTS + r"))")
+# held-out batch 167: why someone else chose another answer ("I can see why the radius might have been chosen - the
+# mechanism ..."): the modal is about their choice, not the reply's own
+_OTHERS_CHOICE = re.compile(r"(?i)\b(?:might|may|could)\s+have\s+been\s+"
+                            r"(?:chosen|picked|selected|suggested|favou?red)\b")
+# ... and a check that could follow a declared answer ("a fat-fluid level ... would suggest a hidden fracture, so that
+# could be checked"; not "Radius fracture could be confirmed.", which only supposes)
+_NEXT_CHECK = re.compile(r"(?i)\b(?:could|may)\s+be\s+"
+                         r"(?:checked|assessed|evaluated|confirmed|clarified|investigated)\b")
 # held-out batch 137: a possibility the reply denies ("No blunting that could be pleural thickening from an old
 # effusion", "nothing that might suggest a fracture"): no doubt of its own
 # (not "nothing that might tell me", "No sign that could be called definite either way": what the reply lacks to
@@ -1628,6 +1646,17 @@ _TURN_TO_CASE = re.compile(r"[ \t][\-\u2013\u2014]{1,2}[ \t]|[\u2013\u2014]|,?[ 
                            r"although)\b")
 
 
+# a sentence whose statement holds under a condition after it ("The image is upside down if the apices are at the
+# bottom.", a hostile review of held-out batches 151-154): the whole sentence is supposed (not "as if", "even if", a
+# question it cannot settle, "not sure if", "check if", nor the reply's own frame: "if I read it right", "if forced")
+_TRAILING_IF = re.compile(r"(?i)(?:\A|(?<=[.!?;\n]))[^.!?;\n]*?[^\W\d_][ \t,]+(?<!\bas[ \t])(?<!\beven[ \t])"
+                          r"(?<!\bsure[ \t])(?<!\bsee[ \t])(?<!\bcheck[ \t])(?<!\btell[ \t])(?<!\bknow[ \t])"
+                          r"(?<!\bwonder[ \t])(?<!\bask[ \t])(?<!\bunsure[ \t])(?<!\bunclear[ \t])"
+                          r"(?P<if>if)\b(?![ \t]+(?:i|i'm|i'd|we|forced|pressed|asked|anything|so|any|not|"
+                          r"you\s+(?:ask|want|"
+                          r"force|press)\w*)\b)(?:[^.!?;\n]|\.(?=\d))*")
+
+
 def _only_supposed_if(text: str, item: Item, label: str) -> bool:
     """A reading from where the answer's words occur that occur only in what the reply supposes ("Orientation is
     checked by ... the side marker: if both axes are inverted, the image has been rotated 180 degrees.", held-out
@@ -1635,12 +1664,16 @@ def _only_supposed_if(text: str, item: Item, label: str) -> bool:
     from probe_ui.reading.answers import extract  # the reader itself (it imports this module)
 
     spans = condition_spans(text)
-    if not spans:
+    # (from a turn before the "if": "B, but consider an MRI if symptoms persist" supposes only the MRI)
+    trailing = [(max([t.end() for t in _TURN_TO_CASE.finditer(text, m.start(), m.start("if"))], default=m.start()),
+                 m.end()) for m in _TRAILING_IF.finditer(text)]
+    if not spans and not trailing:
         return False
     # (a dash or a "but" turns from the rule to this case: "If the right lung has been removed, a cavity ... can only
     # sit in what remains — here it is in the left lower zone, so C", batch 128; "If the patient were younger we would
-    # see a thymus, but none is seen ..., consistent with an adult")
-    spans = [(a, a + (m.start() if (m := _TURN_TO_CASE.search(text[a:b])) else b - a)) for a, b in spans]
+    # see a thymus, but none is seen ..., consistent with an adult"); a statement supposed by the "if" after it is
+    # supposed whole (each span holds its "if", so the reading of the rest, which asks this again, asks of fewer)
+    spans = [(a, a + (m.start() if (m := _TURN_TO_CASE.search(text[a:b])) else b - a)) for a, b in spans] + trailing
     rest = mask_spans(text, spans)
     return not rest.strip(" \t\n.,;:!?*_") or extract(rest, item.kind, item.labels, item.options,
                                                      question=item.question).choice != label
@@ -1775,14 +1808,46 @@ def _next_sentence_against(text: str, item: Item, label: str | None) -> bool:
 
 # a lone letter closing the reply ("..., d", "... (E)."): a hostile review of the closing lower-case letter found "the
 # heart size is normal, d" (three options) read A surely from its words
-_CLOSING_LETTER = re.compile(r"(?:\A|[\s,.:;\-])[(\[]?([b-hB-H])[)\]]?[ \t.!*_]*\Z")
+# (and "the rash has silvery scale, psoriasis, i": a letter past the options, or a cut "I ...", either way a guess)
+_CLOSING_LETTER = re.compile(r"(?:\A|[\s,.:;\-])[(\[]?([b-hB-H])[)\]]?[ \t.!*_]*\Z|,[ \t]*(i)[ \t.!*_]*\Z")
 
 
 def _ends_out_of_range(text: str, item: Item) -> bool:
     """Whether a choice reply closes on a lone letter that is none of the item's: its own answer, which the reader
     cannot take, against the words it reads."""
     m = _CLOSING_LETTER.search(text[-40:])
-    return item.kind == "choice" and bool(item.letters) and m is not None and item.letter(m.group(1)) is None
+    return item.kind == "choice" and bool(item.letters) and m is not None \
+        and item.letter(m.group(1) or m.group(2)) is None
+
+
+# the words that place a finding along an axis, each with its opposite ("above the carina" / "below the carina")
+_OPPOSITE_PLACE = {"above": "below", "below": "above", "upper": "lower", "lower": "upper", "superior": "inferior",
+                   "inferior": "superior", "proximal": "distal", "distal": "proximal", "anterior": "posterior",
+                   "posterior": "anterior"}
+_PLACED_BY = re.compile(r"(?i)\b(" + "|".join(_OPPOSITE_PLACE) + r")\s+(?:the\s+)?([^\W\d_]{3,})")
+
+
+def _placed_opposite(text: str, item: Item, label: str | None) -> bool:
+    """Whether the option read places its finding ("Mid trachea, above the carina") where the reply places it on the
+    other side ("the tube tip is below the carina", read from "carina"; a hostile review of held-out batches 163-166)
+    and nowhere on the option's own."""
+    for m in _PLACED_BY.finditer(item.option_text(label) or ""):
+        word, noun = m.group(1).casefold(), re.escape(m.group(2))
+        if pattern(rf"(?i)\b{word}\s+(?:the\s+)?{noun}\b").search(text):
+            continue
+        for o in pattern(rf"(?i)\b{_OPPOSITE_PLACE[word]}\s+(?:the\s+)?{noun}\b").finditer(text):
+            # (not denied, nor asked: "The tube is not below the carina.", "The cuff sits below the carina? No ...")
+            if not is_negated(text[max(0, o.start() - 80):o.start()]) and not re.match(r"[^.!\n]*\?", text[o.end():]):
+                return True
+    return False
+
+
+def _table_marks_another(text: str, item: Item, label: str | None) -> bool:
+    """Whether a table reviewing every option by its letter marks another one "**Correct**" ("Answer: B" over "| A.
+    Mid trachea, above the carina | **Correct** |", a hostile review of held-out batch 167's table rows)."""
+    rows = option_walk(text, item, table=True) if "|" in text and label is not None else []
+    marked = walked_answer(text, item, rows) if rows else None
+    return marked is not None and marked[0] != label
 
 
 def doubts(text: str, item: Item, method: str, label: str | None = None, *, refusal: bool = False) -> list[str]:
@@ -1814,6 +1879,8 @@ def doubts(text: str, item: Item, method: str, label: str | None = None, *, refu
         found.append("negation")
     elif _side_called_normal(t, item, label):
         found.append("negation")  # "Right-sided hydronephrosis; normal left kidney." read as the left kidney
+    if method not in {"exact", "structured"} and _placed_opposite(t, item, label):
+        found.append("opposite")  # "The tube tip is below the carina." read as "Mid trachea, above the carina"
     if _other_side_too(t, item, label):
         found.append("other side")  # "Answer: Left hip\nThe right femoral head also shows subchondral sclerosis."
     if item.kind != "yesno" and method not in _DECLARED and _COMPARED.search(_last_clause(t)):
@@ -1838,8 +1905,8 @@ def doubts(text: str, item: Item, method: str, label: str | None = None, *, refu
     if method in _FROM_A_MENTION | _MENTIONS and label is not None and "hedge" not in found \
             and _only_as_a_meaning(t, item, label):
         found.append("hedge")  # held-out batch 144: "osteopenic, which could mean an older patient" read as elderly
-    if method in _FROM_A_MENTION | _MENTIONS | {"declaration"} and label is not None and "hedge" not in found \
-            and _only_supposed_if(t, item, label):
+    if method in _FROM_A_MENTION | _MENTIONS | {"declaration", "leading"} and label is not None \
+            and "hedge" not in found and _only_supposed_if(t, item, label):
         # "...: if both axes are inverted, the image has been rotated 180 degrees.", "If the CTR is above 0.6, it is
         # severely enlarged." (a hostile review)
         found.append("supposed")
@@ -1873,9 +1940,12 @@ def doubts(text: str, item: Item, method: str, label: str | None = None, *, refu
         found.append("unread language")  # "- Dermatofibroma: ... no hay área blanca central. ... Conclusión: ... nevo"
     if method != "exact" and _revised_after(t, item) and not _settled_reversal(t, item, label):
         found.append("revised")  # batch 20: "Answer: correct.\nRevised reading - ... upside down."
-    elif (again := _LOOKED_AGAIN.search(t)) is not None and named_in(t[again.end():], item) - {label} \
-            and not _settled_reversal(t, item, label):
-        found.append("revised")  # held-out batch 164: "D. 4. Let me recount: ... B. 2."
+    elif (again := _LOOKED_AGAIN.search(t)) is not None and not _settled_reversal(t, item, label) and (
+            named_in(t[again.end():], item) - {label}
+            or _MISREAD_LEFT_UNSAID.match(t, again.end())):
+        # held-out batch 164: "D. 4. Let me recount: ... B. 2."; and what it misread left unsaid ("**B.
+        # Pneumothorax**\n\nI misread that.", a hostile review of 163-166)
+        found.append("revised")
     elif method in _MENTIONS | {"label_word", "presence", "question_subject"} and _GIVEN_UP.search(t) \
             and "reversal" not in found:
         # "My first impression was a fracture of the left femoral neck ... a skin fold.": an answer given up, in a reply
@@ -1889,7 +1959,7 @@ def doubts(text: str, item: Item, method: str, label: str | None = None, *, refu
     if method not in _MARKED and not placed and (words > LONG_WORDS
                                             or (method == "question_subject" and words > SUBJECT_WORDS)):
         found.append("long")
-    if item.options and not unknown and label not in {x for v in item.escapes.values() for x in v} and (
+    if item.options and not unknown and label not in item.escape_labels and (
             (method in _MENTIONS and _denied_by_name(t, item, label))
             or (method == "declaration" and _declaration_denied(t, last_declaration(t, item).at))
             or (method not in {"exact", "structured"} and rejected_by_name(t, item, label))
@@ -1919,7 +1989,8 @@ def doubts(text: str, item: Item, method: str, label: str | None = None, *, refu
     if method not in _MARKED | {"bare", "leading"} and label is not None and item.kind == "choice" \
             and described_in_turn(t, item, label):
         found.append("each described")  # "Epidural: biconvex ...\nSubdural: ...\nIntraparenchymal: ...": a glossary
-    if method not in {"exact", "structured"} and marks_against(t, item, label):
+    if method not in {"exact", "structured"} and (marks_against(t, item, label)
+                                                 or _table_marks_another(t, item, label)):
         found.append("table")  # "| D. Pneumothorax | No pleural line | Present |" above "So: C." (a hostile review)
     if few_shot_layout(t):
         # batch 73: "Q: Is a mass present in the left kidney?\nA: no\n\nQ: ... right kidney?\nA: yes", "Example

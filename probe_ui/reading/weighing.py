@@ -55,8 +55,26 @@ _LETTER_REJECTED = re.compile(
     r"|[(\[]?\b([A-Z])\b[)\]]?(?:[ \t]*:[^.;\n]{0,120}?)?[ \t]+(?i:is|was|seems|appears|looks)[ \t]+(?i:not\b|"
     r"wrong|incorrect|unlikely|less\s+likely|excluded|ruled\s+out|inaccurate|false|"
     r"impossible(?![ \t]+(?:to|for|that|with|if|unless|without)\b))"
-    r"|[(\[]?\b([A-Z])\b[)\]]?[ \t]+(?i:isn't|wasn't|can\s+be\s+(?:excluded|ruled\s+out)))"
+    r"|[(\[]?\b([A-Z])\b[)\]]?[ \t]+(?i:isn't|wasn't|can\s+be\s+(?:excluded|ruled\s+out))"
+    # held-out batch 167: "- **Normal (A)** would need a ratio at or below 0.5." (what that answer would take, under
+    # "Why not the other two:")
+    # "**Severely enlarged (C)** usually means a ratio well above 0.6" (what that answer takes, in general)
+    r"|[(\[]\b([A-Z])\b[)\]][ \t*_]*(?i:(?:would|will)[ \t]+(?:need|require|have\s+to\s+(?:show|be|have)|"
+    r"mean\s+(?:a|an|the)\b)|(?:usually|typically|generally|normally)[ \t]+(?:means|requires|needs)\b"
+    # (what the line then finds absent: "...; none of that is present here", not "..., which is what I measure")
+    r"(?=[^\n]*?\b(?:none|not|no|isn't|aren't|absent|lacking)\b))"
+    # held-out batch 169: 'Why I'm not choosing "stable" (A): ...', "Cytotoxic oedema (B) looks quite different: ..."
+    r"|(?i:not[ \t]+(?:choosing|picking|selecting|going[ \t]+with|calling[ \t]+it|labell?ing[ \t]+it))[ \t]+"
+    r"[^.:;\n()]{0,40}?[(\[]([A-Z])[)\]]"
+    r"|[(\[]\b([A-Z])\b[)\]][ \t*_]*(?i:(?:looks?|is|are|appears?)[ \t]+(?:(?:quite|very|rather|completely|entirely)"
+    r"[ \t]+)?different)\b)"
 )
+# a paragraph that reviews the options set aside ("The other choices: hypertensive retinopathy (C) could give ...,
+# a central retinal vein occlusion (D) would ...", "Why not the others:"): its letters name no answer
+_OTHERS_REVIEWED = re.compile(r"(?im)^[ \t>#*_]*(?:(?:the[ \t]+)?other[ \t]+(?:choices|options|answers|candidates)"
+                              r"|why[ \t]+not[ \t]+(?:the[ \t]+)?(?:others?|rest|alternatives|other[ \t]+\w+))"
+                              r"[ \t*_]*[:\u2013\u2014\-]")
+_BRACKETED_LETTER = re.compile(r"[(\[]([A-Z])[)\]]")
 # several letters rejected at once: "A and B can be excluded", "A, B and D are wrong" (a chain of letters, found
 # once each, then what follows it: linear even on "A or A or A or ...")
 _LETTER_CHAIN = re.compile(r"(?<![\w'])(?:(?i:options?|choices?)[ \t]+)?[A-Z](?:[ \t]*(?:,|(?i:and|or)\b|&|/)[ \t]*"
@@ -91,9 +109,13 @@ _ENDS_WHOLE = re.compile(r"(?i)\b(?:on|in|of|with|about|at|for|from|into|onto|be
                          # answer word after a comma
                          r"|\bso[ \t]+(?:not[ \t]+|it(?:'s|[ \t]+is)[ \t]+(?:not[ \t]+)?)?[\w\-]+[ \t]*,[ \t]*"
                          r"(?:no|yes)\Z"
+                         # held-out batch 168: "fluid looks black and fat looks white, t1 then, no": the conclusion
+                         # with "then" after it, the same
+                         r"|(?:\A|[,;:.\u2014\u2013])[ \t]*[\w\-]+[ \t]+then[ \t]*,[ \t]*(?:no|yes)\Z"
                          # batch 78: "this is a foot x ray not a hand, no": what it is set against what was asked,
                          # then the answer word after a comma
-                         r"|\bnot[ \t]+(?:a|an|the)[ \t]+[\w\-]+[ \t]*,[ \t]*(?:no|yes)\Z"
+                         # (held-out batch 170: "duct is thin, around 4 mm, not dilated, no")
+                         r"|\bnot[ \t]+(?:(?:a|an|the)[ \t]+)?[\w\-]+[ \t]*,[ \t]*(?:no|yes)\Z"
                          # batch 81: "spleen is 10 cm long which is normal size, so no": the conclusion after a comma
                          r"|,[ \t]*(?:so|hence|therefore|thus)[ \t]+(?:no|yes)\Z")
 
@@ -178,9 +200,13 @@ def rejected_letters(text: str, item: Item) -> list[tuple[int, int]]:
     spans += [m.span() for m in _LETTER_CHAIN.finditer(text) if _CHAIN_REJECTED.match(text, m.end())
               or _CHAIN_REJECTED_BEFORE.search(text[max(0, m.start() - 40):m.start()])]
     for m in _LETTER_REJECTED.finditer(text):
-        g = next((i for i in (1, 2, 3) if m.group(i)), None)
+        g = next((i for i in (1, 2, 3, 4, 5, 6) if m.group(i)), None)
         if g is not None and item.letter(m.group(g)) is not None and m.group(g) != "I":
             spans.append((m.start(g), m.end(g)))
+    for m in _OTHERS_REVIEWED.finditer(text):
+        stop = text.find("\n\n", m.end())
+        stop = len(text) if stop < 0 else stop
+        spans += [b.span(1) for b in _BRACKETED_LETTER.finditer(text, m.end(), stop) if item.letter(b.group(1))]
     return spans
 
 

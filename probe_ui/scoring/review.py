@@ -80,7 +80,8 @@ DOUBTS = {"refusal": "it declines", "reversal": "it changes its answer", "hedge"
           "per side": "it gives a different result on each side ('none on the right, large on the left')",
           "other side": "it answers one side, then says the other side shows it too",
           "each described": "it describes each option in turn, and the answer is only where the list ends",
-          "mislabelled": "it writes one option's words with another option's letter ('Mildly enlarged (C)')"}
+          "mislabelled": "it writes one option's words with another option's letter ('Mildly enlarged (C)')",
+          "opposite": "it places the finding on the other side of what the option names ('below the carina')"}
 
 
 @dataclass(frozen=True)
