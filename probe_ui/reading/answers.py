@@ -259,6 +259,7 @@ from probe_ui.reading.options import (
     head_option,
     keyword_option,
     labelled_options,
+    marked_table,
     opening_option,
     option_contained,
     option_exact,
@@ -1753,12 +1754,11 @@ def _read_choice(clean: str, item: Item, decl: Found, out_of_range: bool, refusa
             return None, "none"  # "Melanoma is the most dangerous skin cancer, and benign nevi are common."
         return label, method
 
-    rows = option_walk(masked, item, table=True) if "|" in masked and decl.label is None else []
-    if rows and head_letter(masked[:rows[0][0]], item) is None \
-            and (marked_row := walked_answer(masked, item, rows)) is not None:
+    table = marked_table(masked, item) if decl.label is None else None
+    if table is not None and head_letter(masked[:table[2]], item) is None:
         # held-out batch 167: a table reviewing every option by its letter marks one "**Correct**" (a table that
         # marks none is read as before)
-        return marked_row
+        return table[0], table[1]
     walk = option_walk(masked, item)
     if walk:
         # a reply that goes through the options in turn ("A. left: no. B. right: yes. C. ...") opens with the first

@@ -573,6 +573,15 @@ def walked_answer(text: str, item: Item, walk: list[tuple[int, int]]) -> tuple[s
     return None
 
 
+def marked_table(text: str, item: Item) -> tuple[str, str, int] | None:
+    """The answer a Markdown table marks when its rows review every option by its letter ("| A. Mid trachea, above the
+    carina | **Correct** |", :func:`walked_answer` on the rows), with where its first row starts; None when there is
+    no such table or it singles out no option."""
+    rows = option_walk(text, item, table=True) if "|" in text else []
+    found = walked_answer(text, item, rows) if rows else None
+    return (found[0], found[1], rows[0][0]) if found is not None else None
+
+
 def echoed_option_list(text: str, item: Item) -> list[tuple[int, int]]:
     """Where a reply repeats the whole list of options as the prompt gave it (batch 84: "The physician's answer is A.
     left side. Options: A. left side B. right side C. bilateral D. no effusion"): an echo names no answer, and its last

@@ -77,7 +77,7 @@ from probe_ui.reading.item import Item
 from probe_ui.reading.letters import lone_letter
 from probe_ui.reading.lexicon import fold_quotes
 from probe_ui.reading.marks import clear_lead, marks_against
-from probe_ui.reading.options import mislabelled_options, option_walk, walked_answer
+from probe_ui.reading.options import marked_table, mislabelled_options
 from probe_ui.reading.presence import (
     CLAUSE_NEGATION,
     PRESENCE_QUESTION,
@@ -1845,8 +1845,7 @@ def _placed_opposite(text: str, item: Item, label: str | None) -> bool:
 def _table_marks_another(text: str, item: Item, label: str | None) -> bool:
     """Whether a table reviewing every option by its letter marks another one "**Correct**" ("Answer: B" over "| A.
     Mid trachea, above the carina | **Correct** |", a hostile review of held-out batch 167's table rows)."""
-    rows = option_walk(text, item, table=True) if "|" in text and label is not None else []
-    marked = walked_answer(text, item, rows) if rows else None
+    marked = marked_table(text, item) if label is not None else None
     return marked is not None and marked[0] != label
 
 
