@@ -14965,9 +14965,10 @@ def test_held_out_162_closing_lower_case_letter(reply: str, options: tuple[str, 
 
 @pytest.mark.parametrize(("reply", "kind", "labels", "options", "question", "choice", "sure", "refusal"), [
     # held-out batch 164 (blind): "Let me recount:" and "I misread the key" may take back the opening answer or only
-    # check it (a hostile review): a guess either way
+    # check it (a hostile review): a guess either way (here unread: the reply opens on D and closes on "B. 2.", each
+    # a letter with its own option's text, held-out batch 172's closing rule)
     ("D. 4. Let me recount: both lower third molars are clearly seen, but the upper sockets are empty. B. 2.", "choice",
-     ABCD, ("0", "2", "3", "4"), "How many wisdom teeth can be seen in this X-ray image?", "D", False, False),
+     ABCD, ("0", "2", "3", "4"), "How many wisdom teeth can be seen in this X-ray image?", None, False, False),
     ("**Green** — I misread the key; the dot lying right on the skin surface is the **red** one.", "label",
      ("red", "green", "blue"), (), "Which of the dots is closest to the surface of the skin? (Answer with red, green, "
      "or blue)", "green", False, False),
@@ -15031,7 +15032,6 @@ def test_a_closing_letter_out_of_range_is_a_doubt(reply: str, choice: str, sure:
 _RUQ = ("Acute cholecystitis", "Choledocholithiasis", "Hepatic abscess", "Acute pancreatitis",
         "Perforated peptic ulcer")
 _DERM4 = ("Melanoma", "Basal cell carcinoma", "Seborrheic keratosis", "Benign nevus")
-_EDEMA = ("Vasogenic edema", "Cytotoxic edema")
 _DR5 = ("Non-proliferative diabetic retinopathy", "Proliferative diabetic retinopathy", "Hypertensive retinopathy",
         "Central retinal vein occlusion", "Age-related macular degeneration")
 _DR_Q = ("A 58-year-old man with type 2 diabetes for 15 years reports blurred vision; the fundus photograph is shown. "
@@ -15283,3 +15283,218 @@ def test_a_paragraph_reviewing_the_other_choices_names_no_answer() -> None:
              "An OCT (B-scan) is the next step.")
     spans = rejected_letters(reply, get_item("choice", ABCDE, _DR5, _DR_Q))
     assert sorted(reply[a:b] for a, b in spans) == ["C", "D"]  # not A before it, nor a B after the paragraph
+
+
+_RUQ_Q = ("A 45-year-old woman has right upper quadrant pain and fever. What is the most likely diagnosis based on "
+          "this ultrasound?")
+
+
+@pytest.mark.parametrize(("reply", "options", "question", "choice", "sure"), [
+    # a hostile review of 59cdb8a (its older sure errors): a choice called a tough one is a guess ...
+    ("Hmm, tough. B, cytotoxic edema.", _EDEMA, "Does this image show vasogenic or cytotoxic edema?", "B", False),
+    ("Tough call - B, cytotoxic edema.", _EDEMA, "Does this image show vasogenic or cytotoxic edema?", "B", False),
+    ("Not a tough call: B, cytotoxic edema.", _EDEMA, "Does this image show vasogenic or cytotoxic edema?", "B", True),
+    # ... as is an option nothing is said for or against
+    ("Nothing argues against pneumonia, but nothing argues for it either.",
+     ("Pneumothorax", "Pleural effusion", "Pneumonia", "Atelectasis"), "What is the most likely diagnosis?", "C",
+     False),
+    # ... and a count under a condition that follows it
+    ("4 if the upper ones count.", ("0", "2", "3", "4"), TEETH_Q, "D", False),
+    ("4, all of them erupted.", ("0", "2", "3", "4"), TEETH_Q, "D", True),
+    # two options set aside together name neither ("basal" and "cell" are set aside with "carcinoma")
+    ("The lesion is melanocytic, so basal cell carcinoma and seborrheic keratosis are unlikely.",
+     _DERM4, "Which diagnosis fits this dermoscopy image best?", None, False),
+    # a list a negation opens denies its last entry after "no ..., no ..., or"
+    ("No gallstones, no sludge, or acute cholecystitis.",
+     _RUQ, _RUQ_Q, None, False),
+    ("Gallbladder wall thickening with pericholecystic fluid: acute cholecystitis.",
+     _RUQ, _RUQ_Q, "A", True),
+])
+def test_review_of_59cdb8a_older_sure_errors(reply: str, options: tuple[str, ...], question: str,
+                                             choice: str | None, sure: bool) -> None:
+    answer = extract(reply, "choice", ABCDE[:len(options)], options, question=question)
+    assert (answer.choice, answer.sure) == (choice, sure), answer
+
+
+_PSEUDO = ("Showing a stable pseudoaneurysm", "Showing an aggravating pseudoaneurysm")
+_CHEST_PAIN = ("Myocardial infarction", "Pulmonary embolism", "Aortic dissection", "Pneumothorax", "Pericarditis")
+_LONG_WALK = (" The film is an erect PA chest radiograph with good inspiration and no rotation, and the bones and soft"
+              " tissues show nothing of note along the way.")
+
+
+@pytest.mark.parametrize(("reply", "options", "choice", "sure"), [
+    # held-out batch 171 (blind): long replies that give their answer in shapes the declarations did not know ...
+    ("## Site of the fracture: **B. Right femur**\n\nThe right intertrochanteric region shows a lucent line."
+     + _LONG_WALK + "\n\n### Why not the others\n- **A. Left femur:** intact.\n- **C. Both femurs:** only one side "
+     "is broken.\n- **D. No fracture:** the line is plain.", _FEMUR, "B", True),
+    ("I'd have to choose **D — not a suitable question for the image**. This is a chest film, and there is no knee on "
+     "it to classify a fracture on." + _LONG_WALK, _KNEE_FX, "D", True),
+    ("I'd have to choose **C — not a suitable question for the image**.", _KNEE_FX, None, False),
+    ("I read this as a **stable** pseudoaneurysm — option A.\n\nThe sac measures the same on both dates, so option B "
+     "doesn't match what is on the screen." + _LONG_WALK, _PSEUDO, "A", True),
+    # ... escape options set aside in a review of the options ...
+    ("This is a simple cyst, so my answer is **B**.\n\n\"None of the above\" doesn't hold, since the lesion is real. A "
+     "hemangioma is echogenic and a metastasis would have a halo." + _LONG_WALK, _NOTA_LIVER, "B", True),
+    ("- Transverse: one horizontal line.\n- Spiral: no rotation.\n- Not a suitable question for the image: this is a "
+     "knee film with a fracture, so the question applies.\n\n**Answer:** A. Transverse", _KNEE_FX, "A", True),
+    ("**Answer: C. Left lower lobe**\n\n- **A. Right upper lobe** and **D. Right lower lobe**: there is no right lung "
+     "left.\n- **B. Incorrect premise**: the premise is consistent; nothing about the question contradicts the image.",
+     _PREMISE_77, "C", True),
+    # ... a walk through the options by name that closes on one written out with its letter ...
+    ("Pulmonary edema would give perihilar haze. Pneumonia is possible after surgery, but it looks lobar. Pleural "
+     "effusion adds only a sliver.\n\n**Conclusion.** Basal plates with low volumes are the signature of **D — "
+     "atelectasis**. Physiotherapy should help.", ("Pneumonia", "Pleural effusion", "Pulmonary edema", "Atelectasis"),
+     "D", True),
+    ("Pulmonary edema would give perihilar haze, pneumonia looks lobar, and atelectasis brings volume loss. Not D - "
+     "atelectasis, then.", ("Pneumonia", "Pleural effusion", "Pulmonary edema", "Atelectasis"), None, False),
+    ("Not D - atelectasis, then.", ("Pneumonia", "Pleural effusion", "Pulmonary edema", "Atelectasis"), None, False),
+    # ... an option that "would show exactly what's here" is the one the reply keeps
+    ("- *Dermatofibroma* would show a central white patch.\n- *Vascular lesion* would show exactly what's here: red "
+     "lacunae.\n\n**Answer: C — vascular lesion**", _DERM3, "C", True),
+])
+def test_held_out_171_long_answers(reply: str, options: tuple[str, ...], choice: str | None, sure: bool) -> None:
+    answer = extract(reply, "choice", ABCDE[:len(options)], options, question="Which is it?")
+    assert (answer.choice, answer.sure) == (choice, sure), answer
+
+
+@pytest.mark.parametrize(("reply", "sure"), [
+    # held-out batch 171: "actually" inside a statement is no change of mind ...
+    ("I read this as a **stable** pseudoaneurysm (option A). The surrounding fat has actually become cleaner.", True),
+    # ... one that opens a clause still is
+    ("I read this as a **stable** pseudoaneurysm (option A). Actually, the sac has grown.", False),
+])
+def test_actually_inside_a_statement(reply: str, sure: bool) -> None:
+    answer = extract(reply, "choice", ("A", "B"), _PSEUDO, question="Is the pseudoaneurysm stable or aggravating?")
+    assert answer.sure == sure and (answer.choice == "A" or not sure), answer
+
+
+@pytest.mark.parametrize(("reply", "choice", "sure"), [
+    # held-out batch 172 (blind): another answer offered in a clause that opens with "or", or no idea, is a guess
+    ("red is closer. or blue, they look about the same, no idea really", "red", False),
+    ("red is closer. no idea really", "red", False),
+    ("red is closer. or is it blue?", "red", False),
+    ("red is closer. No idea why the physician picked the other one.", "red", True),
+    ("Which is closer, red, or blue? Red.", "red", True),
+    ("red is closer. or rather red, to be exact.", "red", True),
+])
+def test_or_another_answer(reply: str, choice: str, sure: bool) -> None:
+    answer = extract(reply, "label", ("red", "blue"), ("red", "blue"),
+                     question="Which dot is closer to the camera in this endoscopy image? (Answer with red or blue)")
+    assert (answer.choice, answer.sure) == (choice, sure), answer
+
+
+@pytest.mark.parametrize(("reply", "choice", "sure"), [
+    # the regressions the first draft of these rules made (corpus): a list's own rest goes back only to a plural verb
+    ("Not the radius. The lucency crosses the scaphoid waist and the distal radius is intact. Correct answer: C.", "C",
+     True),
+    # ... and "a close call" denied is no hedge
+    ("I'd go with **C, scaphoid**, and I don't think it's a close call on this film.", "C", True),
+])
+def test_review_of_this_sessions_rules(reply: str, choice: str, sure: bool) -> None:
+    answer = extract(reply, "choice", ABCD, ("Radius", "Ulna", "Scaphoid", "No fracture is present"),
+                     question="Where is the fracture?")
+    assert (answer.choice, answer.sure) == (choice, sure), answer
+
+
+def test_a_first_impression_heading_is_no_sure_answer() -> None:
+    # a review of held-out batch 171's rules: read A from the heading's words, surely, though the body places the
+    # fracture on the right (a guess now, whichever it reads)
+    answer = extract("## First impression: **A. Left femur**\n\nOn the right, though, the trochanteric line is the "
+                     "fracture." + _LONG_WALK, "choice", ABCD, _FEMUR, question="Which femur is fractured?")
+    assert not answer.sure, answer
+
+
+def test_romanian_answer_line() -> None:
+    answer = extract("**Răspuns: A. Herpes zoster.**\n\nVezicule grupate pe o bază eritematoasă.", "choice", ABCDE,
+                     ("Herpes zoster", "Impetigo", "Contact dermatitis", "Cellulitis", "Tinea corporis"),
+                     question="What is the most likely diagnosis?")
+    assert (answer.choice, answer.method) == ("A", "language"), answer  # (a guess: the body is in words unread)
+
+
+@pytest.mark.parametrize(("reply", "kind", "labels", "options", "choice", "sure"), [
+    # held-out batch 172 (blind): "which leaves D" declares D ...
+    ("I can't find a fracture anywhere on this film of the knee, which leaves D: the question doesn't suit the image.",
+     "choice", ABCD, _KNEE_FX, "D", True),
+    # ... "so a left hip" reads the option where the article and the letter agree, not where they differ ...
+    ("left femoral head is flat and dense, right one is round, so a left hip", "choice", ABCD, _HIPS, "A", True),
+    ("left femoral head is round, right one is flat, so a right hip", "choice", ABCD, _HIPS, None, False),
+    # ... a closing sentence that is an option's letter and its own text reads it ...
+    ("Burrows in the finger webs, worse at night. That combination is classic for infestation. **D. Scabies.**",
+     "choice", ABCD, ("Psoriasis", "Eczema", "Shingles", "Scabies"), "D", True),
+    # ... (not an echoed option list's last line)
+    ("A. Psoriasis\nB. Eczema\nC. Shingles\nD. Scabies", "choice", ABCD, ("Psoriasis", "Eczema", "Shingles", "Scabies"),
+     None, False),
+    # ... and a label word alone closing a statement of the findings names the answer (not a list of two)
+    ("green dot is on the top layer, red and blue are deeper down, green", "label", ("red", "green", "blue"),
+     ("red", "green", "blue"), "green", True),
+    ("the dots are red, green", "label", ("red", "green", "blue"), ("red", "green", "blue"), None, False),
+])
+def test_held_out_172_closings(reply: str, kind: str, labels: tuple[str, ...], options: tuple[str, ...],
+                               choice: str | None, sure: bool) -> None:
+    answer = extract(reply, kind, labels, options, question="Which is it?")
+    assert (answer.choice, answer.sure) == (choice, sure), answer
+
+
+_DX4 = ("Pneumothorax", "Pleural effusion", "Pneumonia", "Atelectasis")
+
+
+@pytest.mark.parametrize(("reply", "choice", "sure"), [
+    # a hostile review of held-out batches 171-172's rules: a line that labels an option as what the answer is not
+    # declares nothing ...
+    ("Answer: B. Pleural effusion\nUnlikely: C. Pneumonia (no air bronchograms)", "B", True),
+    ("**Answer:** B. Pleural effusion\n**Less likely:** C. Pneumonia", "B", False),
+    ("The answer is B.\n\nLeast likely: D. Atelectasis", "B", False),
+    # ... nor names the answer by its words ("pitfall")
+    ("**Common pitfall:** C. Pneumonia - the meniscus is easy to miss.\n\nThe costophrenic angle is blunted by a "
+     "meniscus of pleural effusion.", "B", True),
+    # ... an answer given under protest is no sure one ...
+    ("I'd have to pick B if forced.", None, False),
+    ("If forced, I'd have to go with B.", None, False),
+    # ... another option granted, then the answer "so is", hedges ...
+    ("Atelectasis is possible, but so is pleural effusion. B.", "B", False),
+    # ... "which leaves D out" sets D aside, and an option "is unlikely" after its own bracketed letter
+    ("No air bronchograms, which leaves C out. The meniscus means pleural effusion.", "B", True),
+    ("Pneumothorax would show a pleural line, pneumonia air bronchograms, and pleural effusion a meniscus - the "
+     "meniscus is there. Atelectasis (D) is unlikely without volume loss.", None, False),
+    # ... "I have no idea." as a sentence of its own hedges; about something else it does not
+    ("The answer is B, pleural effusion. I have no idea.", "B", False),
+    ("The answer is B, pleural effusion. Why it was flagged as pneumonia, I have no idea.", "B", True),
+    # ... an adjective that opens a sentence is no "tough call"
+    ("Tough, layering fluid with a meniscus at the base: pleural effusion (B).", "B", True),
+    # ... "A. Or B?" is two answers; a question answered at once is not
+    ("A. Or B?", "A", False),
+    ("Pleural effusion. Or pneumonia underneath? No - no air bronchograms. **B**", "B", True),
+    # ... a list's last entry is no second answer
+    ("B. Pleural effusion - there is no pleural line, air bronchogram, or volume loss, so not pneumothorax, pneumonia, "
+     "or atelectasis.", "B", True),
+])
+def test_review_of_171_172_rules(reply: str, choice: str | None, sure: bool) -> None:
+    # (None and unsure: any guess or none, so long as it is not sure)
+    answer = extract(reply, "choice", ABCD, _DX4, question="What is the most likely diagnosis?")
+    assert answer.sure == sure and (answer.choice == choice or (not sure and choice is None)), answer
+
+
+@pytest.mark.parametrize(("reply", "choice", "sure"), [
+    # a review of held-out batch 172's rules: a ranking's last entry is no closing answer word
+    ("From deepest to shallowest the order is red, green, blue", None, False),
+    ("Ordering the dots from the deepest to the most superficial, I get red, green, blue", None, False),
+])
+def test_a_ranked_list_closes_on_no_answer(reply: str, choice: str | None, sure: bool) -> None:
+    answer = extract(reply, "label", ("red", "green", "blue"), ("red", "green", "blue"),
+                     question="Which dot is deepest? (Answer with red, green or blue)")
+    assert (answer.choice, answer.sure) == (choice, sure), answer
+
+
+@pytest.mark.parametrize(("reply", "choice", "sure"), [
+    # the corpus read with these rules: an echoed option list repeated at the end names no closing answer ...
+    ("The most likely cause is:\n\nA. Nephrolithiasis\nB. Ureteral tumor\nC. Pregnancy\nD. Prostatic enlargement\n\n"
+     "The most likely cause is:\n\nA. Nephrolithiasis\nB. Ureteral tumor", None, False),
+    # ... and someone else's answer written with its letter is not the reply's, where its own letter stands alone
+    ("**I disagree with the suggested answer (C. Pregnancy). The stone at the ureterovesical junction explains it - "
+     "A.**\n\nNephrolithiasis fits: a ureteral tumor would show a filling defect, and prostatic enlargement a big "
+     "gland.", None, False),
+])
+def test_written_letters_that_are_no_answer(reply: str, choice: str | None, sure: bool) -> None:
+    answer = extract(reply, "choice", ABCD, ("Nephrolithiasis", "Ureteral tumor", "Pregnancy", "Prostatic enlargement"),
+                     question="What is the most likely cause of the hydronephrosis?")
+    assert answer.sure == sure and (answer.choice == choice or not sure), answer

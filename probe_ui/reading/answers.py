@@ -223,6 +223,7 @@ from probe_ui.reading.cleaning import (
     collapse_loops,
     mask_spans,
     norm,
+    spelled,
 )
 from probe_ui.reading.closings import (
     NUMBER_WORDS,
@@ -241,6 +242,7 @@ from probe_ui.reading.letters import (
     bare_letters,
     bold_opening_letter,
     closes_on_letter_and_text,
+    closing_letter_and_text,
     closing_lower_letter,
     head_letter,
     head_rest,
@@ -270,6 +272,7 @@ from probe_ui.reading.options import (
     value_option,
     walked_answer,
     whole_text,
+    written_with_letter,
     yes_no_options,
 )
 from probe_ui.reading.presence import (
@@ -351,6 +354,7 @@ from probe_ui.reading.weighing import (
     recommended_tests,
     rejected_letters,
     runner_up_spans,
+    set_aside_lines,
     textbook_remarks,
     unexcluded_labels,
     unexcluded_spans,
@@ -768,11 +772,14 @@ def extract(text: str, kind: str, labels: Sequence[str], options: Sequence[str] 
         # batch 38: findings of both sides weighed, then the conclusion after a comma, an option's whole text and
         # nothing after it ("the left femoral head is flat ..., the right one is round, so left hip")
         concluded = _SO_OPTION.search(clean)
-        found = option_exact(re.sub(r"(?i)\Athe\s+", "", concluded.group(1) or concluded.group(4)), item) \
-            if concluded is not None else None
+        said = concluded.group(1) or concluded.group(4) if concluded is not None else ""
+        # (held-out batch 172: "..., so a left hip": "a" is an article or option A's letter, which the text must
+        # then be: read only where both agree)
+        lower_a = re.match(r"a[ \t]+", said) is not None
+        found = option_exact(re.sub(r"(?i)\A(?:the|an?)\s+", "", said), item) if concluded is not None else None
         own_letter = concluded.group("own") if concluded is not None else None
         letter = (concluded.group(3) if concluded is not None else None) or (
-            (item.letter(own_letter) or "?") if own_letter else None)
+            (item.letter(own_letter) or "?") if own_letter else None) or (item.letter("a") if lower_a else None)
         if found is not None and letter not in (None, found):
             found = None  # "So: B. Aortic dissection": the letter and the text disagree
         if found is not None:
@@ -1772,7 +1779,7 @@ def _read_choice(clean: str, item: Item, decl: Found, out_of_range: bool, refusa
         letters, oor = bare_letters(masked.strip(), item)
     # 3b. the first line is the answer letter (what follows explains it, whatever options it names), or the
     # last line is a lone letter after an explanation or an echoed option list
-    head, tail = head_letter(masked, item), tail_letter(masked, item)
+    head, tail = head_letter(masked, item), tail_letter(masked, item) or closing_letter_and_text(masked, item)
     if closing is not None:
         verdict = closing[0]
         opening = head or _opening_clause(clean, item)
@@ -1862,6 +1869,7 @@ def _read_choice(clean: str, item: Item, decl: Found, out_of_range: bool, refusa
     judged = mask_spans(masked, [*(m.span() for m in JUDGEMENT.finditer(masked)), *spared,
                                  *unexcluded_spans(masked), *textbook_remarks(masked, item),
                                  *hypothetical_cases(masked, item), *dismissed_entries(masked, item),
+                                 *set_aside_lines(masked),
                                  *recommended_tests(masked), *denied_lists(masked),
                                  *disowned_descriptions(masked), *plans_and_tasks(masked)])
     citem = canonical_item(item.kind, item.labels, item.options, item.question)
@@ -1930,6 +1938,14 @@ def _read_choice(clean: str, item: Item, decl: Found, out_of_range: bool, refusa
             # diagnosis: **Benign intracranial hypertension**"), then goes through the other options by name: its
             # answer, as a guess (a hostile review of 397d1cb: a body may conclude otherwise in words no rule knows)
             return mention(opened, "opening_answer")  # type: ignore[arg-type]
+        # (not someone else's answer: "I disagree with the suggested answer (C. Esophagus). ... — B.", a review of
+        # held-out batch 171's rules; and no other letter stands alone in the reply)
+        written = written_with_letter(mask_spans(clean, attributed_mentions(clean)), item)
+        if len(written) == 1 and written <= set(words.named) and set(bare_letters(clean, item)[0]) <= written \
+                and not rejected_by_name(clean, item, next(iter(written))):  # (not "Pregnancy (C) unlikely.")
+            # held-out batch 171: a walk through the options by name that concludes on one written out with its own
+            # letter ("... are the signature of **D — atelectasis**."): the one the reply marks as its answer
+            return mention(written.pop(), "bare")
         return None, "ambiguous"
     left = [lb for _, lb in citem.option_map if lb not in words.rejected]
     if words.rejected and len(left) == 1:
@@ -2092,7 +2108,7 @@ def _written_out(text: str, item: Item) -> str | None:
     for opt, lab in item.option_map:
         if not re.search(r"[^\W\d_]{2}", opt):
             continue
-        words = r"[\s\-]*".join(re.escape(w) for w in opt.split())
+        words = spelled(opt)
         for m in re.finditer(r"(?<![\w'])[(\[]?([A-Z])[)\].:][ \t*_]*" + words + r"(?![\w\-])", text, re.IGNORECASE):
             if item.letter(m.group(1)) == lab:
                 found.add(lab)
@@ -2222,6 +2238,12 @@ _CORRECT_AS_REFERENCE = re.compile(r"(?i)\b(?:from|to|into|restore\w*|back\s+to)
 _DENIED_OPENING = re.compile(r"(?i)[ \t\"'*_>\-]*not[ \t]+[^,;:.!?\n\u2013\u2014]{1,40}(?=[ \t]*[,;:\u2013\u2014])")
 
 
+# a label word alone as a reply's closing clause, after a comma and a statement of six words or more ("green dot is on
+# the top layer, red and blue are deeper down, green"; not a list, "red, green")
+_CLOSING_WORD = re.compile(r"(?<=[^,\s]),[ \t]*(?:so[ \t]+)?([^\W\d_]+(?:[ \t][^\W\d_]+)?)[ \t]*[.!]?[ \t]*\Z")
+_STATEMENT_WORDS = 6
+
+
 def _read_words(clean: str, item: Item, refusal: bool) -> tuple[str | None, str]:
     """Rules 3-6 for yes/no and label items."""
     text = lexicon.mask_idioms(clean) if item.kind == "yesno" else clean  # "No doubt, ..." is not no
@@ -2325,6 +2347,18 @@ def _read_words(clean: str, item: Item, refusal: bool) -> tuple[str | None, str]
             return None, "none"  # "Correctly identifying the orientation requires the anatomical landmarks."
         return mention(words[0], "label_word")
     if len(words) > 1:
+        closing = _CLOSING_WORD.search(text) if item.kind == "label" else None
+        # (a statement, not a list's last entry: "From deepest to shallowest the order is red, green, blue", a review
+        # of held-out batch 172's rules)
+        clause = re.split(r"[,;.!?\n]", text[:closing.start()])[-1] if closing is not None else ""
+        if closing is not None and (len(WORD.findall(text[:closing.start()])) < _STATEMENT_WORDS
+                                    or len(WORD.findall(clause)) < 3):
+            closing = None
+        last = item.exact(closing.group(1)) if closing is not None else None
+        if last is not None and last in words and not HEDGE.search(text):
+            # held-out batch 172: "green dot is on the top layer, red and blue are deeper down, green": findings of
+            # each, then the answer word alone as the closing clause
+            return mention(last, "final_verdict")
         return None, "ambiguous"
     # two labels: denying one names the other ("Not inverted." for correct / upside down)
     distinct = list(dict.fromkeys(item.labels))

@@ -312,6 +312,12 @@ def pattern(source: str, flags: int = 0) -> re.Pattern[str]:
     return re.compile(source, flags)
 
 
+def spelled(text: str, between: str = r"[\s\-]*") -> str:
+    """The pattern of an option's words in order with ``between`` them (any spaces or hyphens by default, so
+    "non proliferative" is "Non-proliferative"): one spelling rule for every place that looks for an option's text."""
+    return between.join(re.escape(w) for w in text.split())
+
+
 @functools.lru_cache(maxsize=2048)
 def phrase_regex(label: str, suffix: bool = False) -> re.Pattern[str]:
     """Whole-word regex for a label; words of a phrase may be separated by spaces or hyphens."""

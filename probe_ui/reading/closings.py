@@ -36,7 +36,7 @@ import re
 
 from probe_ui.reading import lexicon, overlap, subject, synonyms
 from probe_ui.reading.attribution import attributed_mentions
-from probe_ui.reading.cleaning import WORD, mask_spans, pattern
+from probe_ui.reading.cleaning import WORD, mask_spans, pattern, spelled
 from probe_ui.reading.item import Item, canonical_item
 from probe_ui.reading.options import option_mentions, options_in_words, yes_no_options
 from probe_ui.reading.presence import PRESENCE_QUESTION, presence_answer
@@ -395,7 +395,7 @@ def _spared(text: str, item: Item, free_only: bool) -> list[tuple[tuple[int, int
         if _CLEAR.search(option) or not _TWO_LETTERS.search(option):
             continue
         # batch 81: "The left kidney" is named "Left kidney"
-        words = r"[\s\-]+".join(re.escape(w) for w in re.sub(r"(?i)\Athe\s+", "", option).split())
+        words = spelled(re.sub(r"(?i)\Athe\s+", "", option), r"[\s\-]+")
         for m in pattern(r"(?i)(?<![\w\-])(?:the[ \t]+)?" + words + r"(?![\w\-])").finditer(text):
             state = None if free_only else _SPARED_STATE.match(text, m.end())
             if state is None and "with" in text[m.end():m.end() + 12]:

@@ -14,7 +14,15 @@ from dataclasses import dataclass
 
 from probe_ui.reading import lexicon
 from probe_ui.reading.attribution import ATTRIBUTED, REPORTED_BEFORE, evaluation, next_verdict
-from probe_ui.reading.cleaning import SENTENCE_END, first_sentence, is_negated, norm, pattern, phrase_regex
+from probe_ui.reading.cleaning import (
+    SENTENCE_END,
+    first_sentence,
+    is_negated,
+    norm,
+    pattern,
+    phrase_regex,
+    spelled,
+)
 from probe_ui.reading.escapes import stated_escape_option
 from probe_ui.reading.item import Item
 from probe_ui.reading.letters import letter_text_conflict
@@ -30,6 +38,18 @@ _DECL_PREFIX = re.compile(
     # labelled line's sentence, then a dash and a letter with its option's words)
     r"\b(?:bottom\s+line|short\s+answer|answer\s+first)\W{0,3}:(?:(?!\(?\b(?-i:[A-Z])[.)][ \t])[^\n]){1,200}?"
     r"\s[-\u2013\u2014]"
+    r"(?=[ \t*_]*\(?(?-i:[A-Z])[.)][ \t]+[^\W\d_])|"
+    # held-out batch 171: a line, or a Markdown heading, whose label names what the question asks for and gives a
+    # lettered option ("## Fracture location: **B. Right femur**", "## Heart size: **C. Severely enlarged**" over "###
+    # Why not the other options"); not a rank, a first look or someone else's ("Less likely: A. ...", "## First
+    # impression: **C. ...**", "## The physician's answer: **C. Metastasis**", a review of 171's rules), nor a
+    # revision's label, which the revision rules read ("Revised answer: D. Normal study")
+    r"(?:\A|(?<=\n))[ \t]*(?:\#{1,6}[ \t]+)?(?![^\n:]*\b(?:first|initial|preliminary|provisional|differential|"
+    r"excluded|ruled|not|other|alternatives?|physician|doctor|colleague|your|their|suggested|original|earlier|"
+    r"previous|less|least|unlikely|second|runner|also|possible|pitfall|mimic|revised|corrected|amended|updated|"
+    r"answer)\b)(?=[^\n:]*\b(?:location|site|side|level|grade|type|phase|category|classification|finding|diagnosis|"
+    r"size|stage|group|lobe|segment|cause|lesion|pattern|orientation|view|modality|count|sex|age|depth|structure|"
+    r"abnormality|organ|region|area)\b)[*_]*[^\W\d_][^\n:]{0,40}:"
     r"(?=[ \t*_]*\(?(?-i:[A-Z])[.)][ \t]+[^\W\d_])|"
     # batch 27: a labelled line that gives the answer: "Bottom line: **D. Tuberculosis.**", "Answer first: A — ...",
     # "**Most likely:** C. Vascular lesion", "Short answer: no", "TL;DR: B" (the colon makes it a label; first, so
@@ -50,6 +70,8 @@ _DECL_PREFIX = re.compile(
     r"(?=[ \t*_]*\(?(?-i:[A-Z])\b))|"
     # batch 119: "**Answer (tentative):** B. Non-communicating hydrocephalus." (how the answer is given, in brackets)
     r"\banswer(?:[ \t]*\((?:tentative|provisional|preliminary|best\s+guess|low\s+confidence)\))?"
+    # (held-out batch 171: "The answer here has to be **A — ...**")
+    r"(?:[ \t]+here(?=[ \t]+(?:is|has|must|would|should)\b))?"
     # held-out batch 167: "My answer, then, is adult." (a word set off by commas before the verb)
     r"(?:,[ \t]*(?:then|therefore|thus|so|again|finally|in\s+short|in\s+the\s+end)[ \t]*,(?=[ \t]*is\b))?"
     r"\s*(?:is|would\s+be|should\s+be|will\s+be|must\s+be|has\s+to\s+be|appears\s+to\s+be|"
@@ -67,7 +89,16 @@ _DECL_PREFIX = re.compile(
     # A" after a decline, batch 39's near miss, nor someone else's: "The textbook's final pick is A, but ...")
     r"|(?<!'s\s)(?<!s'\s)(?<!common\s)(?<!usual\s)(?<!typical\s)(?<!popular\s)(?<!consensus\s)"
     r"\bfinal\s+pick\s*(?:is|would\s+be|:|=)"
-    r"|\bI(?:\s+would|\s+will|'d|'ll|\s+must|\s+should)?\s+(?:choose|select|pick|go\s+with|opt\s+for|say)\b"
+    # (held-out batch 171: "I'd have to choose **C — not a suitable question for the image**.")
+    # (not under protest, "I'd have to pick B if forced", "If forced, I'd have to go with B": a review of 171's rules)
+    r"|\bI(?:\s+would|\s+will|'d|'ll|\s+must|\s+should)?(?:(?<!forced,\sI'd)(?<!pressed,\sI'd)"
+    r"\s+have\s+to(?![^.;!?\n]{0,60}\bif\s+(?:forced|pressed|pushed|I\s+must)\b))?\s+(?:choose|select|pick|go\s+with|"
+    r"opt\s+for|say)\b"
+    # held-out batch 172: "I can't find a fracture anywhere on this knee film, which leaves D: the question doesn't
+    # suit the image." (a capital letter after it)
+    r"|\b(?:which|that|this)\s+leaves\b(?:\s+(?:us\s+with|me\s+with|only|just))?"
+    # (the letter alone before a mark: not "That leaves A, the left kidney, as the normal one", a hostile review)
+    r"(?=[ \t*_]*(?:option[ \t]+)?\(?(?-i:[A-Z])\b[)*_]*[ \t]*(?:[:.;!\u2013\u2014]|\s-\s|\Z))"
     # batch 25: "I'd mark B."
     r"|\bI(?:\s+would|\s+will|'d|'ll)\s+(?:mark|tick|circle)\b(?=[ \t]*(?:option[ \t]+)?\(?[A-Z]\b)"
     # held-out batch 123: "The rash in this photo is best matched by **Psoriasis — option A**." over a review of the
@@ -77,6 +108,10 @@ _DECL_PREFIX = re.compile(
     # batch 116: "So I'd read this as B, an aggravating pseudoaneurysm." (a capital letter after it)
     r"|\bI(?:\s+would|'d)\s+read\s+(?:this|it|the\s+(?:image|film|scan|study))\s+as\b"
     r"(?=[ \t]*(?:option[ \t]+)?\(?[A-Z]\b)"
+    # held-out batch 171: "I read this as a **stable** pseudoaneurysm — option A." (the option's letter after a dash
+    # or a comma that closes the sentence)
+    r"|\bI(?:\s+would|'d)?\s+read\s+(?:this|it|the\s+(?:image|film|scan|study))\s+as\b[^.;!?\n]{1,80}?"
+    r"(?:[,\u2014\u2013]|\s-)[ \t]*(?=option[ \t]+(?-i:[A-Z])\b[ \t*_]*(?:[.!;]|\Z|\n))"
     # batch 91: "..., so I'm fairly confident in D." (a capital letter after it: not "confident in my reading")
     r"|\bI(?:'m|\s+am)\s+(?:(?:fairly|quite|very|reasonably|pretty)\s+)?confident\s+in\b"
     r"(?=[ \t*_]*(?:option[ \t]+)?\(?(?-i:[A-Z])\b)"
@@ -149,7 +184,10 @@ _DECL_FOREIGN = re.compile(
     r"|(?:சரியான\s+)?பதில்\s*:?"
     # batches 27-28: Wolof "Tontu:", Guarani "Mbohovái:", Oromo "Deebii:", Kurmanji "Bersiv:", Chichewa "Yankho:",
     # Odia "ଉତ୍ତର:", Dhivehi "ޖަވާބު:", Pashto "ځواب:", Uyghur "جاۋاب:" (with their colon: most are also ordinary words)
-    r"|\b(?:tontu|mbohovái|deebii|bersiv|yankho)\s*:|(?:ଉତ୍ତର|ޖަވާބު|ځواب|جاۋاب)\s*:",
+    r"|\b(?:tontu|mbohovái|deebii|bersiv|yankho)\s*:|(?:ଉତ୍ତର|ޖަވާބު|ځواب|جاۋاب)\s*:"
+    # held-out batch 171: Romanian "**Răspuns: A. Herpes zoster**", "Răspunsul corect este B"; Vietnamese "## Trả lời:
+    # **D. ...**" (reply; with its colon)
+    r"|\br[ăa]spuns(?:ul)?(?:\s+corect)?(?:\s+este)?\s*:?|\btr[ảa]\s+l[ờo]i\s*:",
     re.IGNORECASE,
 )
 # what "the most likely" may name that is not the answer: the option another is mistaken for (held-out batch 155: "A
@@ -287,7 +325,9 @@ _FOREIGN_WORDS = ("respuesta", "ponse", "risposta", "resposta", "antwort", "答�
                   # batch 15 (its patterns above were never tried without these), batch 16
                   "jawapan", "উত্তর", "одговор", "odgovor", "பதில்",
                   # batches 27-28
-                  "tontu", "mbohovái", "deebii", "bersiv", "yankho", "ଉତ୍ତର", "ޖަވާބު", "ځواب", "جاۋاب")
+                  "tontu", "mbohovái", "deebii", "bersiv", "yankho", "ଉତ୍ତର", "ޖަވާބު", "ځواب", "جاۋاب",
+                  # held-out batch 171 (Romanian), a review of its rules (Vietnamese "trả lời")
+                  "spuns", "trả lời")
 _JSON_WORDS = ("answer", "choice", "option", "prediction", "selection", "label", "final", "letter")
 _ANSWER_TAG = re.compile(r"<answer>\s*([^<]{0,500}?)\s*</answer>", re.IGNORECASE)
 # a JSON (or JSON-like) answer field: {"answer": "B"}, {'choice': '(C)'}, "final_answer": "yes"; batch 80: a review's
@@ -464,7 +504,7 @@ def _read_target(t: str, item: Item, foreign: bool = False) -> Found:
             lab = _option_prefix(t, item)
         if lab is not None:
             opt = next(o for o, lb in item.option_map if lb == lab)
-            end = re.match(r"[\s\-]*".join(re.escape(w) for w in opt.split()), t, re.IGNORECASE)
+            end = re.match(spelled(opt), t, re.IGNORECASE)
             if end is not None and _other_follows(t[end.end():], lab, item):
                 return Found(None, conflict=True)  # "3 or 4", "Yes (A)" when A is "No"
             return Found(lab)
@@ -519,7 +559,7 @@ def _past_own_text(rest: str, lab: str, item: Item) -> str:
     opt = next((o for o, lb in item.option_map if lb == lab), None)
     if not opt:
         return ""
-    m = pattern(r"[ \t.:)\-\u2013\u2014]*" + r"[\s\-]*".join(re.escape(w) for w in opt.split()) + r"(?![\w\-])",
+    m = pattern(r"[ \t.:)\-\u2013\u2014]*" + spelled(opt) + r"(?![\w\-])",
                 re.IGNORECASE).match(rest)
     return rest[m.end():] if m is not None else ""
 
@@ -562,8 +602,7 @@ _SET_ASIDE_AFTER = re.compile(r"(?i)\b(?:not|no|unlikely|less\s+likely|excluded|
 
 
 # an article and a size or side before an option's text ("a small pleural effusion", "right pleural effusion")
-_GRADED = re.compile(r"(?i)\A[ \t]*(?:an?[ \t]+)?(?:small|large|moderate|mild|minimal|trace|tiny|big|massive|left|"
-                     r"right|bilateral|left-sided|right-sided)[ \t]+")
+_GRADED = re.compile(r"(?i)\A[ \t]*(?:an?[ \t]+)?(?:" + "|".join(lexicon.GRADE_WORDS) + r")[ \t]+")
 
 
 def _other_bracketed(rest: str, lab: str, item: Item) -> bool:
@@ -753,7 +792,7 @@ def _hypothetical(text: str, cue_start: int, cue: str, end: int) -> bool:
 def _option_postfix(opt: str) -> re.Pattern[str]:
     """"<option text> is the most likely diagnosis": the option's words, then :data:`_OPTION_POSTFIX`; compiled
     once per option text."""
-    body = r"[\s\-]+".join(re.escape(w) for w in opt.split())
+    body = spelled(opt, r"[\s\-]+")
     return re.compile(r"(?<![\w\-])" + body + _OPTION_POSTFIX, re.IGNORECASE)
 
 

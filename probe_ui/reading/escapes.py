@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from probe_ui.reading import lexicon, overlap
-from probe_ui.reading.cleaning import mask_spans
+from probe_ui.reading.cleaning import mask_spans, spelled
 from probe_ui.reading.item import Item
 
 
@@ -75,14 +75,24 @@ _NAMED_AS_OPTION = re.compile(r"(?i)" + _QUOTED + r"[ \t]+(?:option|choice|answe
                               r"|\b(?:option|choice|answer)[ \t]+(?-i:[A-Z])[ \t]*\([ \t]*" + _QUOTED + r"[ \t]*\)"
                               # held-out batch 167: "the option stating the question is unsuitable does not apply"
                               r"|\bthe[ \t]+(?:option|choice|answer)[ \t]+(?:stating|saying|that[ \t]+(?:says|states)|"
-                              r"which[ \t]+(?:says|states))[ \t]+[^.;:!?\n]{1,80}?(?=[ \t]+(?:does|do|would|is)\b)")
+                              r"which[ \t]+(?:says|states))[ \t]+[^.;:!?\n]{1,80}?(?=[ \t]+(?:does|do|would|is)\b)"
+                              # held-out batch 171: '"None of the above" doesn't hold, since the lesion is real'
+                              r"|" + _QUOTED + r"(?=[ \t]+(?:does\s+not|doesn't|do\s+not|don't|can(?:not|'t))\s+"
+                              r"(?:apply|fit|hold|stand|work)\b)")
 # what the words after an option so named say of it: set aside ("... option would apply if the study were ...", "... is
 # tempting ..., but", "that option does not apply"), or taken up ("... option fits better", "is the better answer",
 # "is correct", "applies", a hostile review)
 _PUT_ASIDE = re.compile(r"(?i)\b(?:would\s+(?:only\s+)?(?:apply|fit|be\s+(?:right|correct|the\s+answer))\s+(?:only\s+)?"
-                        r"(?:if|when)|is\s+tempting|(?:does\s+not|doesn't|do\s+not|don't)\s+(?:apply|fit)|rather\s+than)\b")
+                        r"(?:if|when)|is\s+tempting|(?:does\s+not|doesn't|do\s+not|don't|can(?:not|'t))\s+(?:apply|fit|hold|stand|work)|"
+                        r"rather\s+than)\b")
 _TAKEN_UP = re.compile(r"(?i)\b(?:fits?\s+(?:better|best)|is\s+(?:(?:really|actually|strictly|honestly|probably)\s+)?"
-                       r"(?:correct|right|the\s+(?:better|right|correct|honest|best|real))|applies\b(?!\s+only)|"
+                       r"(?:correct|right|the\s+(?:better|right|correct|honest|best|real))|"
+                       # (not "the question applies": held-out batch 171's "- Not a suitable question for the image:
+                       # this is a knee radiograph and it does show a fracture, so the question applies.")
+                       r"(?<!question\s)(?<!premise\s)applies\b(?!\s+only)|"
+                       # (an entry that opens by taking it up: "- **B. Incorrect premise** — yes: there is no right
+                       # lung", a review of held-out batch 171's rules)
+                       r"[\u2013\u2014:\-][ \t*_]*(?:yes|correct|right|agreed?|this\s+one)\b|"
                        r"(?:would|I'd)\s+(?:actually\s+)?(?:pick|choose|go\s+with)|is\s+what\s+I|is\s+the\s+answer)\b")
 
 
@@ -99,16 +109,18 @@ def escape_conflict(text: str, item: Item, label: str) -> bool:
     aside)."""
     if not item.escapes:
         return False
-    for opt, _lab in item.option_map:
+    for opt, lab in item.option_map:
         if lexicon.escape_kind_of_option(opt):
-            body = r"[\s\-]+".join(re.escape(w) for w in opt.split())
+            body = spelled(opt, r"[\s\-]+")
             # held-out batch 167: an entry of a review of the options that opens with the option's first words ("-
             # **Not a suitable question:** this is a genuine knee radiograph ..., so the question is appropriate.", "-
             # *None of the above (A)* — there's clearly a lesion, so not applicable unless the lesion matched none of
             # the options"): what the entry says is said of that option
-            head = r"[\s\-]+".join(re.escape(w) for w in opt.split()[:3])
-            # (unless the entry takes it up: "- None of the above: this fits best, on reflection.")
-            text = re.sub(r"(?im)^[ \t]*(?:[-*\u2022]|\d{1,2}[.)])[ \t]+[*_]*" + head + r"\b[^:\n*]{0,40}[*_]*[ \t]*"
+            head = spelled(" ".join(opt.split()[:3]), r"[\s\-]+")
+            # (unless the entry takes it up: "- None of the above: this fits best, on reflection."); or with its letter
+            # (held-out batch 171: "- **B. Incorrect premise** — the premise is consistent: ...")
+            text = re.sub(r"(?im)^[ \t]*(?:[-*\u2022]|\d{1,2}[.)])[ \t]+[*_]*(?:" + head + r"\b|[(\[]?"
+                          + re.escape(lab) + r"[)\].:])[^:\n*]{0,40}[*_]*[ \t]*"
                           r"(?:[:\u2013\u2014]|\s-\s).*$",
                           lambda m: m.group(0) if _TAKEN_UP.search(m.group(0)) else " ", text)
             text = re.sub(r"(?i)[(\[]?\b[A-Z][)\].:][ \t]*" + body, " ", text)

@@ -53,6 +53,18 @@ SELF_DOUBT = re.compile(
     # takes no side); "too close to call"
     r"\bsome\s+(?:would|might|could|may)\s+(?:call|say|read|class(?:ify)?|grade|describe)\b[^.;!?\n]{0,80}?"
     r"\bothers\b|\btoo\s+close\s+to\s+call\b|"
+    # a hostile review of 59cdb8a: "Hmm, tough. B, cytotoxic edema.", "Tough call - B.", "It's a tricky one: B." (a
+    # sentence that says only so; not "I don't think it's a close call", nor "Hard, calcified mass"), and "Nothing
+    # argues against pneumonia, but nothing argues for it either." (no more said for it than against it)
+    r"(?:\A|(?<=[.!?\n]))[\s*_]*(?:hmm+[,.]?\s+)?(?:(?:a|that's\s+a|this\s+is\s+a|it's\s+a)\s+)?"
+    r"(?:tough|tricky|hard|difficult)(?:\s+(?:call|one))?\s*[.!:\u2013\u2014\-]|"
+    r"\bnothing\s+(?:argues|speaks|points)\s+(?:for|to(?:wards?)?)\s+(?:it|that|this|them)\s+either\b|"
+    # held-out batch 172: "red is closer. or blue, ..., no idea really" (no idea, a clause of its own: not "no idea why
+    # the physician chose A", nor "Why it was flagged, I have no idea.", a review of its rules)
+    r"(?:\A|(?<=[.,;!?\n\u2013\u2014]))[ \t]*(?:(?:but|honestly|frankly|really)[ \t,]+)?no[ \t]+(?:real[ \t]+)?idea"
+    r"(?:[ \t]+(?:really|honestly|tbh))?(?=[ \t]*(?:[.,;!?)\u2013\u2014]|\Z))|"
+    r"(?:\A|(?<=[.!?\n]))[ \t]*(?:honestly,?[ \t]+)?I[ \t]+(?:have|'ve[ \t]+got)[ \t]+no[ \t]+(?:real[ \t]+)?idea[ \t]*"
+    r"(?:[.!]|\Z)|"
     # a hostile review of those rules: "My answer is yes, but only as a guess, ...", "..., although I could equally say
     # no, ..."
     r"\b(?:only|just|purely)\s+as\s+a\s+guess\b|\b(?:could|might|may)\s+(?:equally|just\s+as\s+well)\s+(?:say|answer|"
@@ -152,7 +164,7 @@ HEDGE = re.compile(
     r"(?:excluded|ruled\s+out)|"
     # batch 44: "The type cannot be determined with confidence on this study."
     r"(?:cannot|can't|could\s+not)\s+be\s+(?:determined|decided|told)\s+with\s+(?:any\s+)?(?:confidence|certainty)|"
-    r"(?:hard|difficult)\s+to\s+(?:say|tell|be\s+(?:sure|certain))|(?:can(?:not|'t)|could(?:\s*not|n't))\s+"
+    r"(?:hard|difficult|tough|tricky)\s+to\s+(?:say|tell|be\s+(?:sure|certain))|(?:can(?:not|'t)|could(?:\s*not|n't))\s+"
     r"be\s+(?:\w+\s+)?(?:sure|certain|confident)|"
     # batch 17: not "the cortices on either side line up, and I can't see any angulation or translation"
     # (batch 119: not "is not consistent with either anatomy or this film", which denies both)

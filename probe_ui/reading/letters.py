@@ -191,8 +191,21 @@ def tail_letter(text: str, item: Item) -> str | None:
     lines = [m.group(0) for m in _LINES.finditer(text[-4000:])][-2:]
     if len(lines) < 2:
         return None
-    last, before = (item.exact(norm(x)) if len(x) <= 12 else None for x in lines[::-1])
+    last, before = (item.exact(norm(x)) if len(x) <= 12 else _written_line(x, item) for x in lines[::-1])
     return last if last is not None and before is None else None
+
+
+# a line that is only an option's letter and its own text ("**D. Scabies.**", held-out batch 172, closing key points)
+_WRITTEN_LINE = re.compile(r"\A[ \t*_>#\-]*[(\[]?([A-Z])[)\]]?[ \t]*[.:,)\u2013\u2014\-][ \t*_]*([^\n.!?*_]{1,80}?)"
+                           r"[ \t]*[.!]?[ \t*_]*\Z")
+
+
+def _written_line(line: str, item: Item) -> str | None:
+    """The label of a line that is only that option's letter and its own text, else None (an echoed option list's
+    lines are each so, which :func:`tail_letter` sets aside as it does a run of lone letters)."""
+    m = _WRITTEN_LINE.match(line.strip())
+    return item.letter(m.group(1)) if m is not None and item.kind == "choice" and letter_and_own_text(
+        m, item, item.letter(m.group(1)) or "") else None
 
 
 def letter_text_conflict(lab: str, rest: str, item: Item) -> bool:
@@ -364,6 +377,16 @@ def letter_and_own_text(m: re.Match[str] | None, item: Item, label: str) -> bool
 # edema."): the reply's answer set off at its end
 _LETTER_THEN_TEXT = re.compile(r"(?:\A|[.!?\n])[ \t*_>]*[(\[]?([A-Z])[)\]]?[ \t]*[,.:\u2013\u2014\-][ \t]*"
                                r"([^\n.!?*]{1,80}?)[ \t]*[.!]?[ \t*_]*\Z")
+
+
+def closing_letter_and_text(text: str, item: Item) -> str | None:
+    """The label whose letter and own option text are the reply's whole last sentence ("... classic for infestation,
+    not inflammation alone. **D. Scabies.**", held-out batch 172), else None."""
+    m = _LETTER_THEN_TEXT.search(text.rstrip()) if item.kind == "choice" else None
+    if m is None or not m.group(0).startswith((".", "!", "?")):
+        return None  # (a line of its own is the last-line rule's, which sets an echoed option list aside)
+    lab = item.letter(m.group(1))
+    return lab if lab is not None and letter_and_own_text(m, item, lab) else None
 
 
 def closes_on_letter_and_text(text: str, item: Item, label: str | None) -> bool:

@@ -231,6 +231,12 @@ PAIRED_PARTS = (r"(?:side|sided|upper|middle|lower|lobe|lung|apex|apical|base|ba
 SIDED_PARTS = (r"(?:" + PAIRED_PARTS + r"|(?:main|mainstem|lobar|pulmonary|heart|atrium|ventricle|bronchus|"
                r"paratracheal|colon|thalamus|cerebellar)s?\b)")
 
+#: the words that grade or place a finding rather than name another ("a small effusion", "left-sided pneumothorax",
+#: "small vs moderate"): one list for the rules that look past them
+GRADE_WORDS = ("small", "moderate", "large", "mild", "severe", "minimal", "trace", "tiny", "big", "massive", "left",
+               "right", "left-sided", "right-sided", "bilateral", "unilateral", "acute", "chronic", "early", "late",
+               "simple", "complex")
+
 # a kind of study, said of studies in general after "a" ("on a chest radiograph", "on an expiratory film")
 _ANY_STUDY = r"(?:radiographs?|films?|x-?rays?|ct|mri|scans?|images?|ultrasounds?|studies|study|views?|projections?)"
 GENERIC = re.compile(

@@ -12,7 +12,7 @@ import re
 from collections.abc import Iterator
 
 from probe_ui.reading import lexicon, overlap
-from probe_ui.reading.cleaning import WORD, is_negated, mask_spans, norm, pattern
+from probe_ui.reading.cleaning import WORD, is_negated, mask_spans, norm, pattern, spelled
 from probe_ui.reading.item import Item
 
 
@@ -110,7 +110,10 @@ def option_mentions(text: str, item: Item) -> tuple[list[str], list[str]] | None
             before = low[max(0, m.start() - 200):m.start()]
             if before not in seen:
                 seen[before] = denied_before(before)
-            inside = any(a <= m.start() < b for a, b in denied)
+            # (or an entry of a list a negation opening its sentence denies: "No gallstones, no sludge, or acute
+            # cholecystitis.", a hostile review of 59cdb8a; overlap's reading of the same words already held so)
+            inside = any(a <= m.start() < b for a, b in denied) \
+                or overlap.in_denied_list(before, low[m.end():m.end() + 200])
             follows = low[m.end():m.end() + 120]  # "Both femurs are intact.": rejected after it
             if follows not in rejected_after:
                 rejected_after[follows] = overlap.REJECTED_AFTER.match(follows) is not None or (
@@ -180,7 +183,8 @@ def option_keywords(text: str, item: Item) -> tuple[list[str], list[str], str | 
                 continue
             # the word itself, or one sharing its first 7 letters ("metastases" for "metastatic")
             for m in _keyword(w).finditer(low):
-                denied = denied_before(low[max(0, m.start() - 200):m.start()]) or \
+                before = low[max(0, m.start() - 200):m.start()]
+                denied = denied_before(before) or overlap.in_denied_list(before, low[m.end():m.end() + 200]) or \
                     overlap.REJECTED_AFTER.match(low[m.end():m.end() + 120]) is not None or \
                     (not absence and overlap.SAID_ABSENT.match(low[m.end():m.end() + 40]) is not None)
                 if m.group("non") and not w.startswith("non"):
@@ -224,7 +228,7 @@ def _bracketed(text: str, item: Item) -> Iterator[tuple[str, str, re.Match[str]]
     for opt, lab in item.option_map:
         if not re.search(r"[^\W\d_]{2}", opt):
             continue
-        pattern = (r"(?<![\w\-])" + r"[\s\-]*".join(re.escape(w) for w in opt.split())
+        pattern = (r"(?<![\w\-])" + spelled(opt)
                    + r"[ \t*_]*[(\[](?i:option[ \t]+)?((?-i:[A-Z]))[)\]]")
         for m in re.finditer(pattern, text, re.IGNORECASE):
             yield opt, lab, m
@@ -237,7 +241,7 @@ def _lettered(text: str, item: Item) -> Iterator[tuple[str, str, re.Match[str]]]
         if not re.search(r"[^\W\d_]{2}", opt):
             continue
         pattern = (r"(?<![\w'])[(\[]?((?-i:[A-Z]))[)\]]?[ \t*_]*[,:.\u2013\u2014\-][ \t*_]*(?:the[ \t]+)?"
-                   + r"[\s\-]*".join(re.escape(w) for w in opt.split())
+                   + spelled(opt)
                    # (the text ends its clause: not "so C — the radius and ulna look intact")
                    + r"(?![\w\-])(?=[ \t*_]*(?:[.,;:!?)\n]|\Z))")
         for m in re.finditer(pattern, text, re.IGNORECASE):
@@ -250,6 +254,29 @@ def labelled_options(text: str, item: Item) -> set[str]:
     left hip (option A) shows AVN"): answers written out explicitly (batch 16). A letter that is another option's
     names nothing here (:func:`mislabelled_options` reads that)."""
     return {lab for _, lab, m in _bracketed(text, item) if item.letter(m.group(1)) == lab}
+
+
+# what makes a letter and its text someone else's or set aside, earlier in its sentence
+_OTHERS_BEFORE = re.compile(r"(?i)\b(?:suggest\w*|physician|doctor|colleague|your|their|disagree\w*|rather\s+than|"
+                            r"instead\s+of|over|versus|vs)\b")
+# a capital letter standing alone before a mark or the end ("- B.", "(B)", "B)")
+_LETTER_ALONE = re.compile(r"(?<![\w'])[(\[]?([A-Z])[)\]]?(?=[ \t*_]*(?:[.,;:!?)\n]|\Z))")
+
+
+def written_with_letter(text: str, item: Item) -> set[str]:
+    """The options the reply writes out with their own letter, before or after the text ("D - atelectasis",
+    "Atelectasis (D)"), not negated just before: held-out batch 171's "... are the signature of **D — atelectasis**.",
+    after a walk through the other options by name."""
+    found = labelled_options(text, item)
+    for _, lab, m in _lettered(text, item):
+        sentence = re.split(r"[.!?\n]\s", text[max(0, m.start() - 200):m.start()])[-1]
+        if item.letter(m.group(1)) == lab and not _DENIED_BEFORE.search(text, max(0, m.start() - 40), m.start()) \
+                and not _OTHERS_BEFORE.search(sentence):
+            found.add(lab)
+    # (and no other option's letter stands alone: "I disagree with the suggested answer (C. Esophagus). The tube tip
+    # is in the right main bronchus - B.", a review of held-out batch 171's rules)
+    alone = {lb for m in _LETTER_ALONE.finditer(text) if (lb := item.letter(m.group(1))) is not None}
+    return found if alone <= found else set()
 
 
 # a negation at most two words before an option's words ("No nodule is present (B)", "not normal [B]"; not "No doubt
@@ -286,7 +313,7 @@ def head_option(text: str, item: Item) -> str | None:
     for opt, lab in item.option_map:
         if not re.search(r"[^\W\d_]{2}", opt):
             continue
-        m = pattern(r"[\s\-]*".join(re.escape(w) for w in opt.split()), re.IGNORECASE).match(t)
+        m = pattern(spelled(opt), re.IGNORECASE).match(t)
         if m is None:
             continue
         sep = _HEAD_SEPARATOR.match(t, m.end())
@@ -489,7 +516,7 @@ def count_option(text: str, item: Item) -> str | None:
 @functools.lru_cache(maxsize=1024)
 def _option_list(labels: tuple[str, ...], options: tuple[str, ...]) -> re.Pattern[str]:
     """Every option with its letter, in order, as a prompt lists them ("A. left side B. right side ...")."""
-    parts = [r"[(\[]?" + re.escape(lab) + r"[.):\]][ \t]*" + r"\s+".join(re.escape(w) for w in opt.split())
+    parts = [r"[(\[]?" + re.escape(lab) + r"[.):\]][ \t]*" + spelled(opt, r"\s+")
              for lab, opt in zip(labels, options)]
     return re.compile(r"(?i)(?<![\w\-])" + r"[ \t]*[,;]?\s*".join(parts) + r"(?![\w\-])")
 
@@ -561,7 +588,7 @@ def walked_answer(text: str, item: Item, walk: list[tuple[int, int]]) -> tuple[s
     said: list[str] = []
     for (_, end), stop, (opt, _lab) in zip(walk, ends, item.option_map):
         entry = text[end:stop].lstrip(" \t.):]")
-        own = re.match(r"(?i)[*_]*" + r"\s+".join(re.escape(w) for w in opt.split()) + r"[*_]*", entry) \
+        own = re.match(r"(?i)[*_]*" + spelled(opt, r"\s+") + r"[*_]*", entry) \
             if opt else None
         rest = entry[own.end():] if own is not None else entry
         said.append("right" if _ENTRY_ENDORSES.match(rest) else "wrong" if _ENTRY_REJECTS.match(rest) else "open")

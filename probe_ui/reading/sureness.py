@@ -77,7 +77,7 @@ from probe_ui.reading.item import Item
 from probe_ui.reading.letters import lone_letter
 from probe_ui.reading.lexicon import fold_quotes
 from probe_ui.reading.marks import clear_lead, marks_against
-from probe_ui.reading.options import marked_table, mislabelled_options
+from probe_ui.reading.options import marked_table, mislabelled_options, options_in_words
 from probe_ui.reading.presence import (
     CLAUSE_NEGATION,
     PRESENCE_QUESTION,
@@ -161,7 +161,11 @@ _SYMPATHY = (r"(?![ \t]*[,\u2013\u2014\-]?[ \t]*(?:(?:this|that|it)(?:'s|\s+is)\
              r"speak|contact|go)\b)|\s+to\s+(?:say|tell\s+you|hear)\b)")
 REVERSAL = re.compile(r"(?i)\b(?:i\s+meant|sorry" + _SYMPATHY + r"|" + CORRECTION_WORD + r"|(?:scratch|strike)\s+that|"
                        r"on\s+second\s+"
-                       r"thought|actually|(?<!n't\s)(?<!not\s)(?<!to\s)wait(?!\s+(?:on|for|until)\b)|i\s+take\s+"
+                       r"thought|"
+                       # (held-out batch 171: not an adverb inside a statement, "the soft tissue has actually become
+                       # cleaner", "what the image actually shows")
+                       r"(?<!\bhas\s)(?<!\bhave\s)(?<!\bhad\s)actually(?!\s+(?:shows?|showed|sees?|seen|looks?|"
+                       r"become|became|helps?|matters?)\b)|(?<!n't\s)(?<!not\s)(?<!to\s)wait(?!\s+(?:on|for|until)\b)|i\s+take\s+"
                        r"(?:that|it)\s+back|change\s+my\s+answer|on\s+reflection"
                        # held-out batches 157 and 161 (blind): an opening answer disowned as a first impression ("Yes,
                        # displaced: that was my reflex ...", "Adult — that was my first read, ...") and taken back in
@@ -304,8 +308,7 @@ _MEASURED = re.compile(r"(?i)\d|\b(?:prior|previous|earlier|last|baseline|limit|
 
 
 #: the stems of words that grade or place a finding rather than name another ("small vs moderate")
-_GRADES = frozenset(overlap.stem(w) for w in "small moderate large mild severe minimal trace tiny big massive left "
-                    "right bilateral unilateral acute chronic early late simple complex".split())
+_GRADES = frozenset(overlap.stem(w) for w in lexicon.GRADE_WORDS)
 
 
 def _letters_in_option_texts(text: str, item: Item) -> bool:
@@ -856,6 +859,8 @@ def _hedged_part(text: str, item: Item, method: str, label: str | None, placed: 
     without the ranking of options in a choice ("the most likely answer is C", "lymphoma is less likely")."""
     if "whether" in text or " if " in text:  # (an alternative weighed and set aside, read in its whole context)
         text = _WEIGHED_WHETHER.sub(lambda m: " " * len(m.group(0)), text)
+    if label is not None and ("possible" in text or "plausible" in text):
+        text = _conceded_other(text, item, label)
     if method == "declaration":
         at = last_declaration(text, item).at
         long_reply = len(text.split()) > LONG_WORDS
@@ -916,7 +921,10 @@ def _concluding(sentences: list[str]) -> list[str]:
     """The sentences a reply concludes with (:data:`_CONCLUDING_SENTENCE`), and those under a short heading that
     does ("### Result\n\n**3 wisdom teeth** are visible - **option C**.", held-out batch 125)."""
     return [x for i, x in enumerate(sentences) if _CONCLUDING_SENTENCE.match(x) or (
-        i and _HEADING_ONLY.fullmatch(sentences[i - 1].strip()) and _CONCLUDING_SENTENCE.match(sentences[i - 1]))]
+        # (a heading with a full stop too: "**Conclusion.** ... are the signature of **D — atelectasis**.", held-out
+        # batch 171)
+        i and _HEADING_ONLY.fullmatch(sentences[i - 1].strip().removesuffix(".")) and _CONCLUDING_SENTENCE.match(
+            sentences[i - 1]))]
 
 
 _SUPPOSED = re.compile(r"(?i)\b(?:would|could|might|if|unless|not|no|n't|rather\s+than|instead\s+of|except)\b|n't")
@@ -1260,6 +1268,22 @@ _NEXT_CHECK = re.compile(r"(?i)\b(?:could|may)\s+be\s+"
 # effusion", "nothing that might suggest a fracture"): no doubt of its own
 # (not "nothing that might tell me", "No sign that could be called definite either way": what the reply lacks to
 # decide; a hostile review of f97bc9e)
+# held-out batch 171: another option granted as possible, then turned from ("Pneumonia is possible post-operatively,
+# but it usually looks segmental ..."): the reply's weighing of that option, not a hedge of its own answer
+_GRANTED_THEN_TURNED = re.compile(r"(?i)(?:\A|(?<=[.;!?\n]))(?P<subject>[^.;!?\n]{1,60}?)\b"
+                                  r"(?:is|are|remains?|seems?)\s+(?:also\s+|certainly\s+|still\s+)?(?:possible|plausible|conceivable)\b"
+                                  r"[^.;!?\n]{0,60}?,?\s+but\b(?!\s+(?:so|also|equally|then\s+again)\b)"
+                                  r"(?![^.;!?\n]*\b(?:too|as\s+well|equally)\b)")
+
+
+def _conceded_other(text: str, item: Item, label: str | None) -> str:
+    """``text`` with each :data:`_GRANTED_THEN_TURNED` blanked whose subject names another option, not ``label``."""
+    def blank(m: re.Match[str]) -> str:
+        named = named_in(m.group("subject"), item)
+        return " " * len(m.group(0)) if named and label not in named else m.group(0)
+    return _GRANTED_THEN_TURNED.sub(blank, text)
+
+
 _DENIED_POSSIBILITY = re.compile(r"(?i)\b(?:no|without)\s+(?:[\w\-]+\s+){1,3}?(?:that|which)\s+(?:could|might|may)\s+"
                                  r"(?:be|represent|suggest|indicate)\s+(?!(?:called|considered|described|regarded|said|"
                                  r"sure|certain|definite|definitive|confident|decided|settled)\b)[^\W\d_]")
@@ -1412,6 +1436,11 @@ _EARLIER_ANSWER = re.compile(r"(?i)\b(?:" + _MY_EARLIER + r"|i\s+(?:had\s+)?(?:s
 # the answer the reply gave first, named as such (not "At first glance the film looks unremarkable")
 _GIVEN_UP = re.compile(r"(?i)\b(?:" + _MY_EARLIER + r"|i\s+(?:first|initially|originally)\s+(?:said|thought|answered|"
                        r"called))\b")
+# a line labelled so, whose body goes on to name another option ("## First impression: **A. Left femur**" over a body
+# that places the fracture on the right, a review of held-out batch 171's rules; not "First impression: pleural
+# effusion. The meniscus ... confirm this.")
+_FIRST_LINE = re.compile(r"(?i)(?:\A|(?<=\n))[\W_]*(?:first|initial|preliminary|provisional)\s+(?:impression|read|"
+                         r"reading|answer|assessment|look|thought|call)s?\b[ \t*_]*[:\-\u2013\u2014][^\n]*")
 # cues that answer the earlier turn (an apology, a change of the answer given there), not a re-check within the reply
 # ("Final answer: No. Re-checking: ...")
 _TO_THE_EARLIER_TURN = re.compile(r"(?i)sorry|apolog|revis|chang|switch|updat|amend")
@@ -1587,6 +1616,41 @@ def _two_together(text: str, item: Item, label: str | None) -> bool:
                                     and not _TURNS.search(last, m.end()) for m in _TOGETHER.finditer(last))
 
 
+# a clause of its own that opens with "or" and offers another answer after the one given ("red is closer. or blue,
+# they look about the same, no idea really", held-out batch 172; "Pneumonia. Or perhaps atelectasis.", "red. or is
+# it blue?"); not the question restated ("Normal, mildly enlarged, or severely enlarged? Normal."), nor "or else" (a
+# condition's other branch, read by the conditions' rules)
+_OR_ANOTHER = re.compile(r"(?i)(?:\A|[.,;:!\n\u2013\u2014]|[ \t]-[ \t])[ \t*_]*or[ \t]+(?!else\b)"
+                         r"(?:(?:maybe|perhaps|possibly|even|just)[ \t]+)?(?P<rest>[^.,;:!?\n]{1,60})"
+                         r"(?P<end>[.,;:!?\n]|\Z)")
+_OR_ASKS = re.compile(r"(?i)\s*(?:is|was|could|might)\s+it\b")
+_OR_LISTED = re.compile(r"(?i)\b(?:either|whether|between|answer\s+with|reply\s+with|choose|options?)\b")
+_OR_NOT_ANOTHER = re.compile(r"(?i)\s*(?:not|no|rather|more\s+precisely|to\s+be\s+precise)\b")
+
+
+def _or_another(text: str, item: Item, label: str | None) -> bool:
+    """Whether the reply offers, after "or" opening a clause, an answer other than ``label`` (:data:`_OR_ANOTHER`):
+    the answer is one of two. Not a correction ("A, or rather B" read as B) nor what it denies ("or not B")."""
+    if label is None or "or" not in text.casefold():
+        return False
+    for m in _OR_ANOTHER.finditer(text):
+        rest = m.group("rest")
+        # (a question after a sentence's end asks it again: "A. Or B?", a review of held-out batch 172's rules)
+        # (unless the reply answers its question at once: "Or pneumonia superimposed? No - ...")
+        asked_again = re.search(r"[.!\n][ \t*_]*\Z", text[:m.start() + 1]) is not None \
+            and not re.match(r"(?i)[?\s*_]*(?:no|not|unlikely)\b", text[m.end() - 1:])
+        if (m.group("end") == "?" and not _OR_ASKS.match(rest) and not asked_again) or _OR_NOT_ANOTHER.match(rest):
+            continue
+        before = re.split(r"[.!?\n]", text[:m.start() + 1])[-1]
+        if before.strip() and (before.count(",") > 1 or before.count("(") > before.count(")")
+                               or _OR_LISTED.search(before)):
+            continue  # the last entry of a list ("hypertensive retinopathy (AV nicking), or age-related macular
+            # degeneration", "(under 1 cm, 1 to 3 cm, or over 3 cm)", "(Answer with red, green, or blue)")
+        if named_in(rest, item) - {label}:
+            return True
+    return False
+
+
 _TURNS = re.compile(r"(?i)\b(?:but|however|though|although|yet)\b")
 # two places or things said in parallel ("in the arteries and in the veins", "of the left and of the right", and from a
 # hostile review "in both the arteries and the veins", "the arteries and the veins are both"; not "in the macula and
@@ -1649,7 +1713,7 @@ _TURN_TO_CASE = re.compile(r"[ \t][\-\u2013\u2014]{1,2}[ \t]|[\u2013\u2014]|,?[ 
 # a sentence whose statement holds under a condition after it ("The image is upside down if the apices are at the
 # bottom.", a hostile review of held-out batches 151-154): the whole sentence is supposed (not "as if", "even if", a
 # question it cannot settle, "not sure if", "check if", nor the reply's own frame: "if I read it right", "if forced")
-_TRAILING_IF = re.compile(r"(?i)(?:\A|(?<=[.!?;\n]))[^.!?;\n]*?[^\W\d_][ \t,]+(?<!\bas[ \t])(?<!\beven[ \t])"
+_TRAILING_IF = re.compile(r"(?i)(?:\A|(?<=[.!?;\n]))[^.!?;\n]*?[^\W_][ \t,]+(?<!\bas[ \t])(?<!\beven[ \t])"
                           r"(?<!\bsure[ \t])(?<!\bsee[ \t])(?<!\bcheck[ \t])(?<!\btell[ \t])(?<!\bknow[ \t])"
                           r"(?<!\bwonder[ \t])(?<!\bask[ \t])(?<!\bunsure[ \t])(?<!\bunclear[ \t])"
                           r"(?P<if>if)\b(?![ \t]+(?:i|i'm|i'd|we|forced|pressed|asked|anything|so|any|not|"
@@ -1901,6 +1965,8 @@ def doubts(text: str, item: Item, method: str, label: str | None = None, *, refu
         found.append("kept two")  # "... explained by pulmonary edema and pneumonia together ..."
     elif method in _MENTIONS and label is not None and _one_of_a_pair(t, item, label):
         found.append("kept two")  # held-out batch 144: "the contrast is in the arteries and in the veins"
+    elif method not in {"exact", "structured", "marked"} and _or_another(t, item, label):
+        found.append("kept two")  # held-out batch 172: "red is closer. or blue, they look about the same"
     if method in _FROM_A_MENTION | _MENTIONS and label is not None and "hedge" not in found \
             and _only_as_a_meaning(t, item, label):
         found.append("hedge")  # held-out batch 144: "osteopenic, which could mean an older patient" read as elderly
@@ -1945,8 +2011,10 @@ def doubts(text: str, item: Item, method: str, label: str | None = None, *, refu
         # held-out batch 164: "D. 4. Let me recount: ... B. 2."; and what it misread left unsaid ("**B.
         # Pneumothorax**\n\nI misread that.", a hostile review of 163-166)
         found.append("revised")
-    elif method in _MENTIONS | {"label_word", "presence", "question_subject"} and _GIVEN_UP.search(t) \
-            and "reversal" not in found:
+    elif method in _MENTIONS | {"label_word", "presence", "question_subject"} and "reversal" not in found and (
+            _GIVEN_UP.search(t) or ((first := _FIRST_LINE.search(t)) is not None
+                                    and (named_in(t[first.end():], item)
+                                         | set(options_in_words(t[first.end():], item).named)) - {label})):
         # "My first impression was a fracture of the left femoral neck ... a skin fold.": an answer given up, in a reply
         # read from where a word occurs
         found.append("reversal")

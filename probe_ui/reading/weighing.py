@@ -11,7 +11,7 @@ import functools
 import re
 
 from probe_ui.reading import lexicon, synonyms
-from probe_ui.reading.cleaning import mask_spans, norm, phrase_regex
+from probe_ui.reading.cleaning import mask_spans, norm, pattern, phrase_regex, spelled
 from probe_ui.reading.hedges import RECOMMENDED
 from probe_ui.reading.item import Item, canonical_item
 from probe_ui.reading.letters import SET_ASIDE_WORDS, bare_letters
@@ -207,7 +207,20 @@ def rejected_letters(text: str, item: Item) -> list[tuple[int, int]]:
         stop = text.find("\n\n", m.end())
         stop = len(text) if stop < 0 else stop
         spans += [b.span(1) for b in _BRACKETED_LETTER.finditer(text, m.end(), stop) if item.letter(b.group(1))]
-    return spans
+    return [_with_own_text(text, item, a, b) for a, b in spans]
+
+
+def _with_own_text(text: str, item: Item, start: int, end: int) -> tuple[int, int]:
+    """A rejected letter's span, and the option's own text after it ("Not D - atelectasis, then.": what is set aside
+    is the option, by its letter and its words; a review of held-out batch 171's rules). Not another option's text
+    ("Not C — mildly enlarged." names the one meant)."""
+    lab = item.letter(text[start:end]) if end - start == 1 else None
+    opt = item.option_text(lab)
+    if not opt or not re.search(r"[^\W\d_]{2}", opt):
+        return start, end
+    own = pattern(r"[)\]]?[ \t*_]*[-:,\u2013\u2014][ \t*_]*(?:the[ \t]+)?" + spelled(opt) + r"(?![\w\-])",
+                  re.IGNORECASE).match(text, end)
+    return (start, own.end()) if own is not None else (start, end)
 
 
 # "Proliferative? No.", "Is it pneumonia? Yes.": a short question the reply asks itself and answers at once
@@ -571,6 +584,18 @@ def dismissed_entries(text: str, item: Item) -> list[tuple[int, int]]:
             if lexicon.dismissed(said):
                 spans.append(m.span())
     return spans
+
+
+# a line labelled as what the answer is not ("**Common pitfall:** A. Left femur - the marker is easy to misread.",
+# "Less likely: C. Pneumonia", "Distractor: ...": a review of held-out batch 171's rules)
+_SET_ASIDE_LINE = re.compile(r"(?im)^[ \t>*_#\-]*(?:(?:common|main|key|classic)[ \t]+)?(?:pitfalls?|traps?|mimics?|"
+                             r"distractors?|look-?alikes?|less[ \t]+likely|least[ \t]+likely|unlikely|excluded|"
+                             r"ruled[ \t]+out|not[ \t]+(?:this|likely|supported))[ \t*_]*:[^\n]*")
+
+
+def set_aside_lines(text: str) -> list[tuple[int, int]]:
+    """The spans of :data:`_SET_ASIDE_LINE`: what such a line names is not the reply's answer."""
+    return [m.span() for m in _SET_ASIDE_LINE.finditer(text)] if ":" in text else []
 
 
 # batch 94: what the findings "don't fit", listed ("That distribution and appearance don't fit impetigo (honey-coloured
