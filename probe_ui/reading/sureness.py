@@ -1268,10 +1268,14 @@ _NEXT_CHECK = re.compile(r"(?i)\b(?:could|may)\s+be\s+"
 # effusion", "nothing that might suggest a fracture"): no doubt of its own
 # (not "nothing that might tell me", "No sign that could be called definite either way": what the reply lacks to
 # decide; a hostile review of f97bc9e)
+_DENIED_POSSIBILITY = re.compile(r"(?i)\b(?:no|without)\s+(?:[\w\-]+\s+){1,3}?(?:that|which)\s+(?:could|might|may)\s+"
+                                 r"(?:be|represent|suggest|indicate)\s+(?!(?:called|considered|described|regarded|said|"
+                                 r"sure|certain|definite|definitive|confident|decided|settled)\b)[^\W\d_]")
 # held-out batch 171: another option granted as possible, then turned from ("Pneumonia is possible post-operatively,
 # but it usually looks segmental ..."): the reply's weighing of that option, not a hedge of its own answer
 _GRANTED_THEN_TURNED = re.compile(r"(?i)(?:\A|(?<=[.;!?\n]))(?P<subject>[^.;!?\n]{1,60}?)\b"
-                                  r"(?:is|are|remains?|seems?)\s+(?:also\s+|certainly\s+|still\s+)?(?:possible|plausible|conceivable)\b"
+                                  r"(?:is|are|remains?|seems?)\s+(?:also\s+|certainly\s+|still\s+)?"
+                                  r"(?:possible|plausible|conceivable)\b"
                                   r"[^.;!?\n]{0,60}?,?\s+but\b(?!\s+(?:so|also|equally|then\s+again)\b)"
                                   r"(?![^.;!?\n]*\b(?:too|as\s+well|equally)\b)")
 
@@ -1284,9 +1288,6 @@ def _conceded_other(text: str, item: Item, label: str | None) -> str:
     return _GRANTED_THEN_TURNED.sub(blank, text)
 
 
-_DENIED_POSSIBILITY = re.compile(r"(?i)\b(?:no|without)\s+(?:[\w\-]+\s+){1,3}?(?:that|which)\s+(?:could|might|may)\s+"
-                                 r"(?:be|represent|suggest|indicate)\s+(?!(?:called|considered|described|regarded|said|"
-                                 r"sure|certain|definite|definitive|confident|decided|settled)\b)[^\W\d_]")
 # held-out batch 137, yes/no items: reasoning that weighs one kind of the finding against another ("which makes a
 # spontaneous pneumothorax more likely than a traumatic one"), not the odds of the answer
 # (only between two kinds of one finding, "than a traumatic one": "make a pneumothorax less likely", "no more likely
