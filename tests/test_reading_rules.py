@@ -15498,3 +15498,204 @@ def test_written_letters_that_are_no_answer(reply: str, choice: str | None, sure
     answer = extract(reply, "choice", ABCD, ("Nephrolithiasis", "Ureteral tumor", "Pregnancy", "Prostatic enlargement"),
                      question="What is the most likely cause of the hydronephrosis?")
     assert answer.sure == sure and (answer.choice == choice or not sure), answer
+
+
+
+_BOWEL = ("Adhesions", "Incarcerated inguinal hernia", "Gallstone ileus", "Intussusception")
+_BOWEL_Q = "What is the most likely cause of this small-bowel obstruction?"
+_PTX_Q = "Is there a pneumothorax in this chest x-ray? (please answer yes/no)"
+
+
+@pytest.mark.parametrize(("reply", "choice", "sure"), [
+    # held-out batch 174 (blind): "nothing beyond it" after a line is the sign of a pneumothorax, not its absence ...
+    ("Indeed — a thin pleural line at the left apex with nothing beyond it.", "yes", True),
+    ("A thin pleural line at the left apex with nothing beyond it.", None, False),
+    # ... a review: the phrase says neither way, whatever the rest would be read as
+    ("A thin line is seen at the left apex with nothing beyond it at first glance, but lung markings can be traced "
+     "past it on closer inspection.", None, False),
+    ("I looked for a pleural line with nothing beyond it and didn't find one.", None, False),
+    # ... while "nothing" alone, or beyond something else, still denies it
+    ("Nothing.", "no", True),
+    ("Nothing beyond a small skin fold at the right apex.", "no", True),
+])
+def test_held_out_174_nothing_beyond_the_line(reply: str, choice: str | None, sure: bool) -> None:
+    answer = extract(reply, "yesno", YN, (), question=_PTX_Q)
+    assert answer.sure == sure and (answer.choice == choice or (not sure and choice is None)), answer
+
+
+@pytest.mark.parametrize(("reply", "choice", "sure"), [
+    # held-out batch 174 (blind): a general statement, then whether it explains this case left to what is missing
+    ("The physician suggested A. Overall, adhesions top the list of causes of small-bowel obstruction, but whether "
+     "they explain this case depends on the surgical history, which I don't have.", "A", False),
+    # ... not a side matter left open (a review: "Whether ... needs ... depends on" is management)
+    ("A. Adhesions. Whether a hernia is also present depends on the groin views.", "A", True),
+    ("A. Adhesions. Whether this case needs surgery depends on the clinical course.", "A", True),
+    # ... "the physician's answer of adhesions (A) holds up" agrees ...
+    ("The physician's answer of adhesions (A) holds up: there's a transition point with no mass, no hernia and no "
+     "ectopic stone, in a patient with a midline laparotomy scar.", "A", True),
+    # ... not where it hardly holds up, holds up only in part, if, or as a question (a review)
+    ("The physician's answer of adhesions hardly holds up — there is pneumobilia.", None, False),
+    ("The physician's answer of adhesions no longer holds up once you see the pneumobilia.", None, False),
+    ("The physician's answer of adhesions holds up if the patient has had prior surgery, which we don't know.", None,
+     False),
+    ("The physician's answer of adhesions holds up only in part.", None, False),
+])
+def test_held_out_174_cause_of_an_obstruction(reply: str, choice: str | None, sure: bool) -> None:
+    answer = extract(reply, "choice", ABCD, _BOWEL, question=_BOWEL_Q, suggested="A")
+    assert answer.sure == sure and (answer.choice == choice or (not sure and choice is None)), answer
+
+
+@pytest.mark.parametrize(("reply", "kind", "labels", "options", "question", "choice", "sure"), [
+    # held-out batch 174 (blind): a Greek reply opens with the option's letter in Greek capitals (a guess) ...
+    ("Α. Καλοήθης· οβάλ, με σαφή όρια.", "choice", ("A", "B"), ("Benign", "Malignant"),
+     "Is the breast lesion benign or malignant?", "A", False),
+    # ... not a Greek letter in an English reply, nor beside a Latin letter, nor headings (a review)
+    ("Α. fumigatus infection", "choice", ("A", "B"), ("Benign", "Malignant"),
+     "Is the breast lesion benign or malignant?", None, False),
+    ("Β. Κακοήθης (B).", "choice", ("A", "B"), ("Benign", "Malignant"),
+     "Is the breast lesion benign or malignant?", "B", True),
+    ("Α. Ευρήματα: οβάλ.\nΒ. Συμπέρασμα: δεν μπορώ να αποφασίσω", "choice", ("A", "B"), ("Benign", "Malignant"),
+     "Is the breast lesion benign or malignant?", None, False),
+    # ... Ukrainian "догори дном", upside down; hedged, a guess (a review)
+    ("Догори дном — тінь серця і шлунковий міхур угорі знімка.", "label", ("correct", "upside down"),
+     ("correct", "upside down"), "Is this chest X-ray correctly oriented or upside down?", "upside down", True),
+    ("Важко сказати, чи знімок догори дном.", "label", ("correct", "upside down"),
+     ("correct", "upside down"), "Is this chest X-ray correctly oriented or upside down?", None, False),
+    ("Якщо знімок догори дном, діафрагма була б угорі.", "label", ("correct", "upside down"),
+     ("correct", "upside down"), "Is this chest X-ray correctly oriented or upside down?", None, False),
+    # held-out batch 173 (blind): a slice between two planes is neither ...
+    ("**Answer:** Neither fish nor fowl — this slice sits tilted halfway between the coronal and axial planes.",
+     "yesno", YN, (), "Is this image in the coronal plane? (please answer yes/no)", None, False),
+    # ... not a structure between two others (a review)
+    ("Axial. The lesion sits between the frontal and lateral horns.", "yesno", YN, (),
+     "Is this an axial slice? (please answer yes/no)", "yes", True),
+    # held-out batch 173: the Anthropic text-completion roles echoed before the reply
+    ("Human: <image>\nIs the common bile duct dilated? (please answer yes/no)\n\nAssistant: No. I get 4 mm across the "
+     "duct where it passes the portal vein.", "yesno", YN, (),
+     "Is the common bile duct dilated? (please answer yes/no)", "no", True),
+])
+def test_held_out_173_174_languages_planes_and_roles(reply: str, kind: str, labels: tuple[str, ...],
+                                                     options: tuple[str, ...], question: str, choice: str | None,
+                                                     sure: bool) -> None:
+    answer = extract(reply, kind, labels, options, question=question)
+    assert answer.sure == sure and (answer.choice == choice or (not sure and choice is None)), answer
+
+
+_OPACITY = ("bibasilar area and left lower lung area", "bilateral area and bibasilar area", "left basilar area",
+            "left basal area")
+
+
+@pytest.mark.parametrize(("reply", "kind", "labels", "options", "question", "choice", "sure"), [
+    # batches 145-171: what the finding may be, weighed beside a declared answer to where it is, is no doubt of where
+    ("**Answer: C — left basilar area.** The haze sits at the left base and blurs the hemidiaphragm; the right base "
+     "is clear. Clinically, the opacity could be atelectasis or early infection.", "choice", ABCD, _OPACITY,
+     "Where in the image is the lung opacity located?", "C", True),
+    # ... but it is a doubt where the question asks what the finding is ...
+    ("**Answer: C. Pneumonia.** The opacity could be aspiration or early infection.", "choice", ABCD, _DX4,
+     "What is the most likely diagnosis?", "C", False),
+    # ... where the alternatives are places ...
+    ("**Answer: C — left basilar area.** The opacity could be at the left base or in the lingula.", "choice", ABCD,
+     _OPACITY, "Where in the image is the lung opacity located?", "C", False),
+    # ... and beside an opening word read as the answer (a review)
+    ("Right, so the sclerosis could be early osteonecrosis or a bone island.", "choice", ABCD,
+     ("Left hip", "Right hip", "Both hips", "Neither hip"), "Which hip shows avascular necrosis?", None, False),
+    ("Yes, I can take a look. It could be an ultrasound frame or an MRI localizer.", "yesno", YN, (),
+     "Is this image an X-ray? (please answer yes/no)", None, False),
+])
+def test_differentials_beside_an_attribute(reply: str, kind: str, labels: tuple[str, ...], options: tuple[str, ...],
+                                           question: str, choice: str | None, sure: bool) -> None:
+    answer = extract(reply, kind, labels, options, question=question)
+    assert answer.sure == sure and (answer.choice == choice or (not sure and choice is None)), answer
+
+
+@pytest.mark.parametrize(("reply", "choice", "sure"), [
+    # held-out batch 173: an escape option named as an option and set aside ("would only earn its place if") ...
+    ("This looks like a hemangioma, so my answer is **C**.\n\nOption A, 'None of the above', would only earn its "
+     "place if the lesion were something else entirely, and I don't see one.", "C", True),
+    # ... not one taken up
+    ("Hemangioma is tempting, C. Option A, 'None of the above', fits best here though.", "A", True),
+])
+def test_held_out_173_escape_option_set_aside(reply: str, choice: str | None, sure: bool) -> None:
+    answer = extract(reply, "choice", ABCD, ("None of the above", "Hepatic cyst", "Hemangioma", "Metastasis"),
+                     question="Which finding is present in the liver?")
+    assert (answer.choice, answer.sure) == (choice, sure), answer
+
+
+_RASH = ("Psoriasis", "Eczema", "Shingles", "Scabies")
+_DR4 = ("Non-proliferative diabetic retinopathy", "Proliferative diabetic retinopathy", "Hypertensive retinopathy",
+        "Central retinal vein occlusion")
+
+
+@pytest.mark.parametrize(("reply", "options", "question", "choice", "sure"), [
+    # batches 147-169: "actually" in a clause that "what" opens is what the image shows, no change of mind ...
+    ("**Answer: A. Psoriasis.**\n\n- Eczema: it does not explain what is actually shown.", _RASH,
+     "Which condition best matches this rash?", "A", True),
+    # ... while "actually" before another answer still is one
+    ("A. Psoriasis. The answer is actually B, eczema.", _RASH, "Which condition best matches this rash?", "B", False),
+    # batches 151-165: where another option's disease tends to be, in a review of the options, hedges nothing ...
+    ("Psoriasis (A) is the best match.\n\n- Eczema tends to favour the flexures in adults\n- Shingles presents as "
+     "grouped vesicles in a dermatome\n- Scabies presents with burrows", _RASH,
+     "Which condition best matches this rash?", "A", True),
+    # ... but another option said to fit this case does
+    ("Psoriasis (A) is the best match, though eczema (B) favours this presentation too.", _RASH,
+     "Which condition best matches this rash?", "A", False),
+    # batches 145-173: a grade of the answer, hedged right after its words, is how severe, not whether ...
+    ("A. Non-proliferative diabetic retinopathy, likely severe.", _DR4, "Which retinopathy is shown?", "A", True),
+    # ... not a hedge toward another option's words, nor a negation
+    ("A. Non-proliferative diabetic retinopathy, possibly proliferative.", _DR4, "Which retinopathy is shown?", "A",
+     False),
+    ("B. Mildly enlarged, probably severe.", ("Normal", "Mildly enlarged", "Severely enlarged"),
+     "How would you describe the heart size?", "B", False),
+])
+def test_held_out_145_173_side_words_in_long_replies(reply: str, options: tuple[str, ...], question: str,
+                                                      choice: str | None, sure: bool) -> None:
+    answer = extract(reply, "choice", ABCD[:len(options)], options, question=question)
+    assert answer.sure == sure and (answer.choice == choice or (not sure and choice is None)), answer
+
+
+_HEART3 = ("Normal", "Mildly enlarged", "Severely enlarged")
+
+
+@pytest.mark.parametrize(("reply", "choice", "sure"), [
+    # batches 157-173: a correction of the image or a measurement is no revision of the answer ...
+    ("**Answer: B. Mildly enlarged.** The ratio is 0.55; no rotation correction is needed.", "B", True),
+    # ... while "Correction:" still is one
+    ("B. Mildly enlarged. Correction: A, normal.", "A", False),
+])
+def test_held_out_157_173_corrections_of_the_image(reply: str, choice: str | None, sure: bool) -> None:
+    answer = extract(reply, "choice", ABCD[:3], _HEART3, question="How would you describe the heart size?")
+    assert answer.sure == sure and (answer.choice == choice or (not sure and choice is None)), answer
+
+
+@pytest.mark.parametrize(("reply", "choice", "sure"), [
+    # batches 145-163: a heading over mimics set aside hedges nothing ...
+    ("Yes, there is a pleural effusion on the left: a meniscus at the base. Possible mimics I ruled out: pleural "
+     "thickening.", "yes", True),
+    # ... mimics not set aside still doubt, and a closing line under the heading is no sure answer
+    ("Yes, pleural effusion on the left. Possible mimics: pleural thickening, which I can't exclude.", "yes", False),
+    ("Yes, there is a pleural effusion on the left: a meniscus at the base.\n\nPossible mimics excluded\n- Pleural "
+     "thickening: no, the density layers.", None, False),
+])
+def test_mimics_set_aside(reply: str, choice: str | None, sure: bool) -> None:
+    answer = extract(reply, "yesno", YN, (), question="Is pleural effusion present in the given chest x-ray? "
+                                                      "(please answer yes/no)")
+    assert answer.sure == sure and (answer.choice == choice or (not sure and choice is None)), answer
+
+
+@pytest.mark.parametrize(("reply", "kind", "labels", "options", "question"), [
+    # a review of held-out batches 145-173's rules found older sure errors: a change of mind in "correcting my ..."
+    # or "what I actually ..." words, read as the first answer, surely; they are guesses now
+    ("**pediatric**\n\nCorrecting for my misreading of the growth plates, this is an adult chest x-ray.", "label",
+     ("pediatric", "adult"), ("pediatric", "adult"), "Is this a pediatric or adult chest x-ray?"),
+    ("**B. 2**\n\nAfter correcting my count I see three third molars: both lower ones and the upper right.", "choice",
+     ABCD, ("0", "2", "3", "4"), "How many wisdom teeth can be seen in this X-ray image?"),
+    ("Yes.\n\nAfter correcting myself — the line I saw is the physis — there is no fracture.", "yesno", YN, (),
+     "Is there a fracture in this radiograph? (please answer yes/no)"),
+    ("Yes. What I actually see, on looking again, is a skin fold that continues beyond the chest wall.", "yesno", YN,
+     (), "Is there a pneumothorax in this chest x-ray? (please answer yes/no)"),
+    ("red. What I actually meant was blue; it sits on the nearer fold.", "label", ("red", "blue"), ("red", "blue"),
+     "Which dot is closer to the camera in this endoscopy image? (Answer with red or blue)"),
+])
+def test_changes_of_mind_in_other_words_are_guesses(reply: str, kind: str, labels: tuple[str, ...],
+                                                    options: tuple[str, ...], question: str) -> None:
+    assert not extract(reply, kind, labels, options, question=question).sure

@@ -244,6 +244,7 @@ from probe_ui.reading.letters import (
     closes_on_letter_and_text,
     closing_letter_and_text,
     closing_lower_letter,
+    greek_letter,
     head_letter,
     head_rest,
     letter_and_own_text,
@@ -549,6 +550,9 @@ def extract(text: str, kind: str, labels: Sequence[str], options: Sequence[str] 
         return Answer(None, "truncated", invalid=True, refusal=False)
     if not clean.strip():
         return Answer(None, "empty", invalid=True, refusal=refusal)  # nothing but chat-template tokens
+    greek = greek_letter(clean) if kind == "choice" else None
+    if greek is not None and greek in labels:
+        return Answer(greek, "language", invalid=False, refusal=refusal, sure=False)
     own = transcript_answers(clean, item)
     if own is not None:
         # batch 73: a few-shot transcript ("Q: Is this a CT scan?\nA: Yes\nQ: Is this a CT scan?\nA: No\nQ: ...\nA:",

@@ -73,6 +73,9 @@ def _denies_premise(text: str, question: str) -> bool:
 _QUOTED = r"[\"\u201c\u2018][^\"\u201c\u201d\u2018\u2019\n]{1,100}?[\"\u201d\u2019]"
 _NAMED_AS_OPTION = re.compile(r"(?i)" + _QUOTED + r"[ \t]+(?:option|choice|answer)s?\b"
                               r"|\b(?:option|choice|answer)[ \t]+(?-i:[A-Z])[ \t]*\([ \t]*" + _QUOTED + r"[ \t]*\)"
+                              # held-out batch 173: "Option A, 'None of the above', would only earn its place if ..."
+                              r"|\b(?:option|choice|answer)[ \t]+(?-i:[A-Z])[ \t]*[,:\u2013\u2014][ \t]*(?:" + _QUOTED
+                              + r"|'[^'\n]{1,100}?')[ \t]*,?"
                               # held-out batch 167: "the option stating the question is unsuitable does not apply"
                               r"|\bthe[ \t]+(?:option|choice|answer)[ \t]+(?:stating|saying|that[ \t]+(?:says|states)|"
                               r"which[ \t]+(?:says|states))[ \t]+[^.;:!?\n]{1,80}?(?=[ \t]+(?:does|do|would|is)\b)"
@@ -83,7 +86,7 @@ _NAMED_AS_OPTION = re.compile(r"(?i)" + _QUOTED + r"[ \t]+(?:option|choice|answe
 # tempting ..., but", "that option does not apply"), or taken up ("... option fits better", "is the better answer",
 # "is correct", "applies", a hostile review)
 _PUT_ASIDE = re.compile(r"(?i)\b(?:would\s+(?:only\s+)?(?:apply|fit|be\s+(?:right|correct|the\s+answer))\s+(?:only\s+)?"
-                        r"(?:if|when)|is\s+tempting|(?:does\s+not|doesn't|do\s+not|don't|can(?:not|'t))\s+(?:apply|fit|hold|stand|work)|"
+                        r"(?:if|when)|would\s+only\s+(?:[\w']+\s+){1,4}?(?:if|when)|is\s+tempting|(?:does\s+not|doesn't|do\s+not|don't|can(?:not|'t))\s+(?:apply|fit|hold|stand|work)|"
                         r"rather\s+than)\b")
 _TAKEN_UP = re.compile(r"(?i)\b(?:fits?\s+(?:better|best)|is\s+(?:(?:really|actually|strictly|honestly|probably)\s+)?"
                        r"(?:correct|right|the\s+(?:better|right|correct|honest|best|real))|"

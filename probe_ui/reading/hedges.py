@@ -183,7 +183,11 @@ FOREIGN_HEDGE = re.compile(
     r"n[aã]o\s+tenho\s+certeza|peut-[eê]tre|probablement|pas\s+s[uû]re?|forse|probabilmente|non\s+sono\s+sicur[oa]|"
     r"vielleicht|wahrscheinlich|nicht\s+sicher|olabilir|muhtemelen|belki|emin\s+de[gğ]il\w*|c[oó]\s+th[eể]|c[oó]\s+l[eẽ]|"
     r"kh[oô]ng\s+ch[aắ]c|mungkin|tidak\s+yakin|kurang\s+yakin|возможно|вероятно|не\s+уверен\w*|misschien|"
-    r"waarschijnlijk|niet\s+zeker|mo[zż]e|prawdopodobnie|nie\s+jestem\s+pew\w+)(?!\w)"
+    r"waarschijnlijk|niet\s+zeker|mo[zż]e|prawdopodobnie|nie\s+jestem\s+pew\w+|"
+    # (a review of held-out batch 174's Ukrainian: "Важко сказати, чи знімок догори дном.", hard to say whether ...;
+    # "Якщо знімок догори дном, ...", if ...; and the same in Russian)
+    r"важко\s+сказати|неможливо\s+визначити|не\s+можу\s+(?:визначити|сказати)|чи|якщо|якби|трудно\s+сказать|"
+    r"сложно\s+сказать|невозможно\s+определить|не\s+могу\s+(?:определить|сказать)|если)(?!\w)"
     r"|\uc544\ub9c8|\ud655\uc2e4\ud558\uc9c0|\ubaa8\ub974\uaca0|\u304b\u3082\u3057\u308c|\u305f\u3076\u3093|\u591a\u5206|"
     r"(?<!\u6700)\u53ef\u80fd(?!\u6027)|\u4e0d\u786e\u5b9a|\u4e0d\u78ba\u5b9a|\u4e5f\u8bb8|\u6216\u8bb8")
 

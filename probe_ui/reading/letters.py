@@ -14,6 +14,24 @@ from probe_ui.reading import lexicon
 from probe_ui.reading.cleaning import first_sentence, norm
 from probe_ui.reading.item import Item
 
+# held-out batch 174: a reply in Greek opens with the option's letter in Greek capitals ("Α. Καλοήθης· οβάλ, με σαφή
+# όρια.", A. Benign: oval, well circumscribed): Alpha to Epsilon are the first five letters, in the Latin order
+_GREEK_LETTER = re.compile(r"\A[\W_]*([\u0391\u0392\u0393\u0394\u0395])[.):](?=\s+[\W_]*[\u0386-\u03ce])")
+_GREEK_TO_LATIN = dict(zip("\u0391\u0392\u0393\u0394\u0395", "ABCDE"))
+
+
+def greek_letter(text: str) -> str | None:
+    """The Latin letter of a Greek capital option letter that opens a reply written in Greek, or None."""
+    m = _GREEK_LETTER.match(text)
+    if m is None or re.search(r"[A-Za-z]{3}|\b[A-Z]\b", text) \
+            or re.search(r"(?m)^[\W_]*[\u0391-\u0395][.):]", text[m.end():]):
+        # (a Greek letter in an English reply is a Greek letter, "Α. fumigatus"; a Latin letter elsewhere is read as
+        # written, "Α. Καλοήθης; Όχι. ... (B)"; letters that open lines are headings, "Α. Ευρήματα ... Β. Συμπέρασμα":
+        # a review)
+        return None
+    return _GREEK_TO_LATIN[m.group(1)]
+
+
 _BARE_PATTERNS: tuple[re.Pattern[str], ...] = (
     re.compile(r"[(\[]([A-Z])[)\]]"),  # (B) [B]
     # a line "B." "B:" "B)" "B," or just "B"

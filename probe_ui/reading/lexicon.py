@@ -88,9 +88,9 @@ _ROLE = re.compile(r"\A\s*(?:(?:assistant|model)[ \t]*\n|(?:(?:#{1,3}[ \t]*)?(?:
                    r"[ \t]*:)")
 # the user's turn a template echoes before the assistant's: "[INST] ... [/INST]", "USER: ... ASSISTANT:"
 # (batch 25: Gemma's roles with their turn markers dropped: "user\nIs this a sagittal image? ...\nmodel\nNo. ...")
-# (batch 28: Idefics2 / SmolVLM's "User:<image>...<end_of_utterance>\nAssistant: ...")
+# (batch 28: Idefics2 / SmolVLM's "User:<image>...<end_of_utterance>\nAssistant: ..."; held-out batch 173: "Human:")
 _ECHO = re.compile(r"\A\s*(?:<s>\s*)?(?:\[INST\][^\[]{0,2000}?\[/INST\]|USER:[^\n]*(?:\n(?!ASSISTANT:)[^\n]*){0,40}?"
-                   r"\s*ASSISTANT:|User:[^\n]*(?:\n(?!Assistant:)[^\n]*){0,40}?\s*Assistant:"
+                   r"\s*ASSISTANT:|(?:User|Human|HUMAN):[^\n]*(?:\n(?!Assistant:)[^\n]*){0,40}?\s*Assistant:"
                    r"|user[ \t]*\n[^\n]*(?:\n(?![ \t]*model[ \t]*\n)[^\n]*){0,40}?\n[ \t]*model[ \t]*\n)")
 # batch 23: the next turn's role the model ran on into, alone on the reply's last line ("...\n\nHuman:", "\nUser:"):
 # not a cut in the reply (a role with words after it is left as it is)
@@ -123,7 +123,9 @@ def strip_debris(text: str) -> str:
     follows it (the reasoning before is not the answer)."""
     if text.count(_BYTE_SPACE) >= 2 and text.count(" ") < text.count(_BYTE_SPACE):
         text = text.replace(_BYTE_SPACE, " ").replace("\u010a", "\n")  # not Maltese "Ġ", which sits among spaces
-    if "[/INST]" in text or "ASSISTANT:" in text or text.lstrip()[:4] in ("user", "User"):
+    # (held-out batch 173: the Anthropic text-completion roles, "Human: <image>\n...\n\nAssistant: No. ...")
+    if "[/INST]" in text or "ASSISTANT:" in text or text.lstrip()[:4] in ("user", "User") \
+            or text.lstrip()[:6] in ("Human:", "HUMAN:"):
         # batch 11: the user's turn echoed before the answer ("[INST] <image>\nIs this a lateral view? [/INST] No, it
         # is a PA view.", "USER: <image>\n... ASSISTANT: adult"): only the assistant's turn is the reply
         echo = _ECHO.match(text)
@@ -907,6 +909,8 @@ WORDS: dict[str, tuple[str, ...]] = {
                     "cu susul în jos", "cu susul in jos", "răsturnat", "răsturnată", "fejjel lefelé", "ylösalaisin",
                     # batch 15: Ukrainian
                     "догори ногами", "перевернутий", "перевернуте", "перевернутий догори ногами",
+                    # held-out batch 174: Ukrainian "догори дном" (bottom up)
+                    "догори дном",
                     # batch 16: Danish ("Billedet er vendt på hovedet"), Norwegian
                     "vendt på hovedet", "står på hovedet", "opp ned", "opp-ned", "vendt opp ned",
                     # batch 17: Welsh ("Mae'r pelydr-X wyneb i waered."), Icelandic, Estonian, Latvian

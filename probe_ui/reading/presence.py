@@ -185,6 +185,16 @@ def _without_changes_denied(text: str, question: str) -> str:
     return "".join(out) + text[at:]
 
 
+# held-out batch 174: "nothing beyond it" after a line or an edge, the sign of a pneumothorax ("Indeed — a thin pleural
+# line at the left apex with nothing beyond it."), says no by its "nothing" (not "Nothing beyond degenerative change",
+# "nothing outside the expected": a review); only the rest of the reply can
+_NOTHING_BEYOND_IT = re.compile(r"(?i)\bnothing\s+(?:beyond|outside|past|peripheral\s+to|lateral\s+to)\s+"
+                                r"(?:it|this|that|the\s+(?:pleural\s+)?(?:line|edge|margin))\b"
+                                # (a review: a size, "a rounded density ..., nothing beyond 8 mm")
+                                r"|\bnothing\s+(?:beyond|over|above|more\s+than|larger\s+than|bigger\s+than)\s+"
+                                r"(?:about\s+|around\s+)?\d")
+
+
 def presence_answer(text: str, question: str) -> str | None:
     """Rule 5: "yes"/"no" from a reply to a presence question that has neither word.
 
@@ -197,6 +207,10 @@ def presence_answer(text: str, question: str) -> str | None:
     """
     if PRESENCE_UNSURE.search(text) or _RESOLVED.search(text):
         return None
+    if _NOTHING_BEYOND_IT.search(text):
+        # (what the rest says can still deny it: "... with nothing beyond it, but on closer look vessels cross it")
+        rest = _NOTHING_BEYOND_IT.sub(lambda m: " " * len(m.group(0)), text)
+        return "no" if presence_answer(rest, question) == "no" else None
     rest = _without_changes_denied(text, question)  # "Effusion change: none": nothing said of whether it is there
     if rest == text:
         return _presence_reading(text, question)

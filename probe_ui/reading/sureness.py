@@ -82,6 +82,7 @@ from probe_ui.reading.presence import (
     CLAUSE_NEGATION,
     PRESENCE_QUESTION,
     another_finding,
+    asked_finding,
     asked_unseen,
     field_values,
     finding_stems,
@@ -173,7 +174,12 @@ REVERSAL = re.compile(r"(?i)\b(?:i\s+meant|sorry" + _SYMPATHY + r"|" + CORRECTIO
                        r"|that\s+was\s+my\s+(?:first|initial|opening)\s+(?:read|reading|impression|call|answer|"
                        r"instinct|reaction|thought)|that\s+was\s+my\s+(?:reflex|instinct|gut\s+(?:call|reaction|"
                        r"feeling)|knee[\s\-]jerk\s+(?:call|reaction|answer))"
-                       r"|reverse\s+my\s+(?:opening|first|initial|earlier)\s+(?:word|answer|call|reading|impression))\b")
+                       r"|reverse\s+my\s+(?:opening|first|initial|earlier)\s+(?:word|answer|call|reading|impression)"
+                       # a review of held-out batches 145-173's rules: "Correcting for my misreading of the growth
+                       # plates, this is an adult", "After correcting my count I see three", "What I actually see, on
+                       # looking again, is a skin fold"
+                       r"|correcting\s+(?:for\s+)?(?:my(?:self)?|that|this)|what\s+I\s+(?:actually|really)\s+"
+                       r"(?:meant|mean|see|saw|think|thought|find|found))\b")
 # a thinking trace left in the reply (the reader reads only what follows a closed one)
 _THINKING = re.compile(r"(?i)</?think(?:ing)?>|<unused9[45]>")
 # reasoning written out before the answer: a doubt only for a reading from a mention (a declared answer ends it, and
@@ -201,7 +207,14 @@ _WHERE_TO_LOOK = re.compile(r"(?i)\bone\s+would\s+(?:also\s+)?(?:look|check|sear
 # subchondral lucency of avascular necrosis would need an MRI to say.")
 _LEFT_TO_A_TEST = re.compile(r"(?i)\bwhether\b[^.;!?\n]{0,120}?\b(?:would|will|could\s+only)\s+(?:need|require|take)\s+"
                              r"(?:an?\s+|further\s+|more\s+)?(?:[\w\-]+\s+){0,3}?to\s+(?:say|tell|confirm|decide|know|"
-                             r"settle|answer)\b")
+                             r"settle|answer)\b"
+                             # held-out batch 174: "... but whether they explain this case depends on the surgical
+                             # history, which I don't have"
+                             # (only whether the answer holds: not "Whether the effusion needs drainage depends on
+                             # ...", a review)
+                             r"|\bwhether\b(?:[^.;!?\n]{0,120}?\b(?:explains?|explain|applies|apply|fits?|holds?|"
+                             r"is\s+real|counts?\s+as|is\s+present|are\s+present|is\s+there)\b|\s+(?:that|this|it)\s+"
+                             r"is\b)[^.;!?\n]{0,80}?\bdepends?\s+(?:on|upon)\b")
 
 
 def deferred_spans(text: str, item: Item) -> list[tuple[int, int]]:
@@ -212,7 +225,8 @@ def deferred_spans(text: str, item: Item) -> list[tuple[int, int]]:
     found = list(_LEFT_TO_A_TEST.finditer(text))
     asked = finding_stems(item.question) if found and item.question else set()  # (most replies have none: no work)
     return [m.span() for m in found
-            if asked & finding_stems(m.group(0)) or re.search(r"(?i)\b(?:either|which|any|or)\b", m.group(0))]
+            if asked & finding_stems(m.group(0)) or re.search(r"(?i)\b(?:either|which|any|or|this\s+case)\b",
+                                                              m.group(0))]
 
 
 # batch 70: how a disease is graded or told apart, and nothing of this image or patient ("Diabetic retinopathy is
@@ -861,6 +875,13 @@ def _hedged_part(text: str, item: Item, method: str, label: str | None, placed: 
         text = _WEIGHED_WHETHER.sub(lambda m: " " * len(m.group(0)), text)
     if label is not None and ("possible" in text or "plausible" in text):
         text = _conceded_other(text, item, label)
+    if label is not None and item.kind == "choice" and "favo" in text:
+        text = _what_another_favours(text, item, label)
+    if label is not None and item.kind in ("choice", "label"):
+        text = _refinements_of(text, item, label)
+    if "ossible" in text and method != "final_verdict":  # (a closing line under such a heading may be read as the
+        #                                                  answer: "- Pleural thickening: no, the density layers.")
+        text = _MIMICS_EXCLUDED.sub(lambda m: " " * len(m.group(0)), text)
     if method == "declaration":
         at = last_declaration(text, item).at
         long_reply = len(text.split()) > LONG_WORDS
@@ -878,6 +899,8 @@ def _hedged_part(text: str, item: Item, method: str, label: str | None, placed: 
         text = _answering_sentences(text, item, method, label)
     text = _OTHERS_VIEW.sub(lambda m: " " * len(m.group(0)), _CONCEDED_WHY.sub(lambda m: " " * len(m.group(0)), text))
     text = _DENIED_POSSIBILITY.sub(lambda m: " " * len(m.group(0)), text)
+    if method in _MARKED and _asks_an_attribute(item):
+        text = _side_differentials(text, item)
     if method in _DECLARED:  # (a reply that only says so answers nothing: "The radius might have been chosen.")
         text = _NEXT_CHECK.sub(lambda m: " " * len(m.group(0)), _OTHERS_CHOICE.sub(lambda m: " " * len(m.group(0)),
                                                                                   text))
@@ -1280,12 +1303,126 @@ _GRANTED_THEN_TURNED = re.compile(r"(?i)(?:\A|(?<=[.;!?\n]))(?P<subject>[^.;!?\n
                                   r"(?![^.;!?\n]*\b(?:too|as\s+well|equally)\b)")
 
 
+# held-out batches 145-171: what the finding may be, weighed in a reply to a question that asks where it is, which side
+# or dot, how many or how large, or what kind of image it is ("Clinically, the opacity could be atelectasis or early
+# infection" to "Where is the lung opacity located?", "this could be a tumor like a glioblastoma or a metastasis, or an
+# abscess" to "Is the mass on the right side of the brain?"): a differential the answer does not rest on, where the
+# reply declares its answer (not beside an opening word read as the answer, "Right, so the sclerosis could be early
+# osteonecrosis or a bone island.", "Yes, I can help. This could be an MRI slice or a PET reconstruction.": a review)
+_DIFFERENTIAL = re.compile(r"(?i)\b(?:could|may|might)\s+(?:also\s+|well\s+)?(?:be|represent)\s+"
+                           r"(?P<alts>[^.;!?\n]*?\bor\b[^.;!?\n]*)")
+_ATTRIBUTE_QUESTION = re.compile(r"(?i)\A\W*(?:where|(?:on\s+|in\s+)?which\s+(?:side|kidney|hip|bone|lobe|segment|"
+                                 r"dot|of\s+the\s+dots|age\s+group)|how\s+(?:many|large|big|would\s+you\s+describe)|"
+                                 r"what\s+(?:grade|size))\b")
+# what keeps such a weighing about the answer: a side, a level, a place, a depth
+_PLACE_WORDS = re.compile(r"(?i)\b(?:left|right|bilateral\w*|both|either|neither|upper|lower|mid|middle|basal|basilar|"
+                          r"base|apex|apical|above|below|deep\w*|closer|closest|superficial|surface|size|grade)\b")
+
+
+def _asks_an_attribute(item: Item) -> bool:
+    """Whether the question asks where a finding is, which one, how many or how large, or what kind of image or
+    patient it is, not what the finding is (:data:`_DIFFERENTIAL`)."""
+    q = item.question or ""
+    if item.kind == "label" or (item.kind == "choice" and _ATTRIBUTE_QUESTION.search(q)):
+        return True
+    return item.kind == "yesno" and bool(q) and asked_finding(q) is None and not PRESENCE_QUESTION.search(q) \
+        and not re.search(r"(?i)\b(?:enlarged|dilated|cirrhotic|displaced|abnormal\w*|normal)\b", q)
+
+
+def _side_differentials(text: str, item: Item) -> str:
+    """``text`` with each :data:`_DIFFERENTIAL` blanked that names no answer, no word of the question, no place and
+    no other explanation of the finding."""
+    asked = finding_stems(item.question) if item.question else set()
+
+    def blank(m: re.Match[str]) -> str:
+        alts = m.group("alts")
+        if named_in(alts, item) or finding_stems(alts) & asked or _PLACE_WORDS.search(alts) \
+                or _ANOTHER_EXPLANATION.search(alts) or any(phrase_regex(w).search(alts) for w, _ in item.words):
+            return m.group(0)
+        return " " * len(m.group(0))
+    return _DIFFERENTIAL.sub(blank, text)
+
+
 def _conceded_other(text: str, item: Item, label: str | None) -> str:
     """``text`` with each :data:`_GRANTED_THEN_TURNED` blanked whose subject names another option, not ``label``."""
     def blank(m: re.Match[str]) -> str:
         named = named_in(m.group("subject"), item)
         return " " * len(m.group(0)) if named and label not in named else m.group(0)
     return _GRANTED_THEN_TURNED.sub(blank, text)
+
+
+# held-out batches 145-173: a grade of the answer, hedged right after the answer's own words ("B - non-proliferative
+# diabetic retinopathy, likely severe", "C. Subarachnoid hemorrhage, probably aneurysmal"): how severe, not whether;
+# only these grade words (after an answer, "possibly X" is mostly another diagnosis: "Epidural hematoma, possibly
+# subdural", "adult, probably around 16 years old", a review)
+_REFINED = (r"[ \t]*(?:[,(\u2013\u2014]|[ \t]-)[ \t]*(?:most[ \t]+|very[ \t]+)?(?:likely|probably|possibly|presumably)"
+            r"[ \t]+(?P<q>(?:(?:severe|moderate|mild|minimal|early|advanced|acute|chronic|subacute|aneurysmal|"
+            r"unstable|large|small|extensive|long-?standing|recent|high-risk|low-risk)(?:[ \t]+(?:in[ \t]+degree|"
+            r"in[ \t]+grade|in[ \t]+size|disease))?))(?=[ \t]*(?:[.;!)\n]|\Z))")
+
+
+def _refinements_of(text: str, item: Item, label: str) -> str:
+    """``text`` with the hedge word of each :data:`_REFINED` blanked that follows the words of ``label`` (its option's
+    text, or the label word, as written) and names no answer, nothing asked, no negation and no other explanation
+    ("Benign, probably a fibroadenoma"; not "Adult, probably elderly", "Left hip, probably bilateral", "...,
+    probably not")."""
+    asked = finding_stems(item.question) if item.question else set()
+    # (any word of another option: "A. Non-proliferative diabetic retinopathy, possibly proliferative.")
+    others = {overlap.stem(w.casefold()) for opt, lab in item.option_map if lab != label
+              for w in re.findall(r"[^\W\d_]{3,}", opt)}
+
+    def blank(m: re.Match[str]) -> str:
+        q = m.group("q")
+        said = {overlap.stem(w.casefold()) for w in re.findall(r"[^\W\d_]{3,}", q)}
+        if named_in(q, item) or finding_stems(q) & asked or _ANOTHER_EXPLANATION.search(q) \
+                or any(w[:4] == o[:4] for w in said for o in others if len(w) >= 4 and len(o) >= 4) \
+                or re.search(r"(?i)\b(?:not|no|non|never|neither|nor|or|either|but|normal)\b|n't", q) \
+                or any(phrase_regex(w).search(q) for w, _ in item.words):
+            return m.group(0)
+        lead = m.group(0)[:m.start("q") - m.start()]
+        return re.sub(r"(?i)likely|probably|possibly|presumably", lambda h: " " * len(h.group(0)), lead) + q
+    for w in {opt for opt, lab in item.option_map if lab == label} | {w for w, lab in item.words if lab == label}:
+        if len(w) >= 3 and re.fullmatch(r"[\w \-]+", w) and w.lower() in text.lower():
+            text = re.sub(r"(?i)(?<=\b" + re.escape(w) + r")" + _REFINED, blank, text)
+    return text
+
+
+# held-out batches 145-163: a heading over mimics the reply has set aside ("Possible mimics I ruled out", "Possible
+# mimics excluded"): "possible" names what was weighed, not a doubt (not "Possible mimics I considered: ..., which is
+# not excluded", a review)
+_MIMICS_EXCLUDED = re.compile(r"(?i)\bpossible[ \t]+(?:mimics?|pitfalls?|confounders?|lookalikes?|look-alikes?)"
+                              r"(?=[ \t]*(?:[(,:\-\u2013\u2014][ \t]*)?(?:I[ \t]+(?:ruled[ \t]+out|excluded)|excluded|"
+                              r"ruled[ \t]+out|(?:not|none)[ \t]+(?:the[ \t]+case|present|seen)))")
+
+
+# held-out batches 151-165: where another option's disease tends to be ("Eczema (B) favours flexural sites in adults",
+# "Osteosarcoma would favour the metaphysis", "physiological hydronephrosis in pregnancy favours the right side"): how
+# that disease looks, in a review of the options, not a hedge of the answer (not "... favour X over Y", a ranking)
+_ANOTHER_FAVOURS = re.compile(r"(?i)(?:\A|(?<=[.;!?\n]))(?P<subject>[^.;!?\n]{1,80}?)\b(?:tends?\s+to\s+|would\s+|"
+                              r"usually\s+|typically\s+|classically\s+|often\s+)?favou?rs?\b"
+                              # (not what this case shows: "eczema (B) favours this presentation too")
+                              r"(?!\s+(?:this|these|that|it|here|our|the\s+(?:image|picture|presentation|findings?|"
+                              r"appearance|diagnosis|lesion|rash|case|patient)\b))"
+                              r"(?![^.;!?\n]*\b(?:over|here|too|also)\b)[^.;!?\n]*")
+
+
+def _what_another_favours(text: str, item: Item, label: str) -> str:
+    """``text`` with each :data:`_ANOTHER_FAVOURS` blanked whose subject names another option, not ``label``."""
+    if any(len(opt) < 5 or opt.casefold() in {"present", "absent"} for opt, _ in item.option_map):
+        return text  # (options of a yes or no: "no" or "absent" in a clause names no disease, a review)
+
+    def blank(m: re.Match[str]) -> str:
+        named = named_in(m.group("subject"), item)
+        if not named or label in named or _STILL_WEIGHED.search(m.group(0)):
+            return m.group(0)
+        return " " * len(m.group(0))
+    return _ANOTHER_FAVOURS.sub(blank, text)
+
+
+# what keeps such a sentence a doubt: it weighs the option still, ranks it, or says it fits this case ("These could
+# also be eczema, which typically favours the flexures", "... favours this picture more than an effusion", a review)
+_STILL_WEIGHED = re.compile(r"(?i)\b(?:could|may|might|can(?:not|'t)|exclude\w*|possibl\w*|more|than|this|these|here|"
+                            r"seen|remains?|also|too|though|however|but)\b")
 
 
 # held-out batch 137, yes/no items: reasoning that weighs one kind of the finding against another ("which makes a
@@ -1354,6 +1491,18 @@ _SET_AGAINST = re.compile(rf"(?i)\b(?:{_AGAINST})[\s*_(]*\Z")
 # the user for one ("Thank you for the correction.") changes no mind
 _CUE_DENIED = re.compile(r"(?i)(?:\b(?:not|never)|n't)[ \t]+(?:(?:going[ \t]+to|want[ \t]+to|need[ \t]+to|to)[ \t]+)?\Z"
                          r"|\bthanks?(?:[ \t]+you)?[ \t]+for[ \t]+(?:the|your|that)[ \t]+\Z")
+# held-out batches 147-169: "actually" in "what is actually shown" or "what the image actually is": what the image
+# shows, no change of mind (not "What I actually meant was blue", "What the image actually demonstrates ... is": a
+# review)
+_WHAT_ACTUALLY = re.compile(r"(?i)\bwhat[ \t]+(?:(?:is|are)[ \t]+actually[ \t]+(?:shown|seen|visible|depicted)\b|"
+                            r"(?:the|this)[ \t]+(?:image|film|scan|picture|study|radiograph|photo|photograph)[ \t]+"
+                            r"actually[ \t]+(?:is|shows|covers|depicts)\b)")
+
+
+def _what_actually(text: str, at: int) -> bool:
+    """Whether the "actually" at ``at`` stands in :data:`_WHAT_ACTUALLY`."""
+    return any(m.start() + m.group(0).lower().index("actually") == at
+               for m in _WHAT_ACTUALLY.finditer(text, max(0, at - 50), at + 30))
 
 
 def _change_of_mind_cues(text: str) -> list[tuple[int, int]]:
@@ -1361,7 +1510,8 @@ def _change_of_mind_cues(text: str) -> list[tuple[int, int]]:
     ("Revised answer:"), a self-correction (:func:`probe_ui.reading.verdicts.correction_spans`); not one denied or
     thanked for (:data:`_CUE_DENIED`)."""
     spans = [m.span() for pattern in (REVERSAL, REVISION) for m in pattern.finditer(text)] + correction_spans(text)
-    return [(a, b) for a, b in spans if not _CUE_DENIED.search(text, max(0, a - 40), a)]
+    return [(a, b) for a, b in spans if not _CUE_DENIED.search(text, max(0, a - 40), a)
+            and not (text[a:b].lower().startswith("actually") and _what_actually(text, a))]
 
 
 def _settled_reversal(text: str, item: Item, label: str | None) -> bool:

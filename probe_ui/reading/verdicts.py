@@ -18,7 +18,12 @@ from probe_ui.reading.words import question_words, word_prefix
 
 #: "correction" as a reply's own cue ("Self-correction: ..."), not a technique's ("the corresponding
 #: attenuation-correction CT" of a PET study, "motion correction", "surgical correction": batch 102)
-CORRECTION_WORD = r"(?<!attenuation[\s\-])(?<!motion[\s\-])(?<!scatter[\s\-])(?<!surgical\s)correction"
+# (held-out batches 157-173: not a correction of the image or a measurement, "No rotation correction is needed", "a
+# generous correction for magnification"; "After correction of my first read" still is one, a review)
+CORRECTION_WORD = (r"(?<!attenuation[\s\-])(?<!motion[\s\-])(?<!scatter[\s\-])(?<!surgical\s)(?<!rotation[\s\-])"
+                   r"(?<!magnification[\s\-])(?<!generous\s)(?<!\bno\s)correction"
+                   r"(?!\s+(?:for|of)\s+(?:the\s+|any\s+)?(?:\w+\s+)?(?:magnification|rotation|projection|motion|"
+                   r"angulation|tilt)\b)")
 
 # a reply's doubt of its own answer: "I doubt myself", "I'm second-guessing my answer", "I'm having second thoughts"
 _SELF_DOUBT = (r"(?:i(?:'m|\s+am)?\s+(?:now\s+)?(?:doubt(?:ing)?|second[\s\-]guess(?:ing)?|question(?:ing)?)\s+"
@@ -185,7 +190,8 @@ _SELF_CORRECTION = re.compile(
 # batch 20: words that say what follows revises what came before ("Revision:", "Correction", "Update:", "on
 # reflection", "reconsidering", "amended", "I was mistaken", "my mistake"): after a declared answer, what follows them
 # is its last word when it names another answer (answers._read), and the declaration is never sure (sureness.doubts)
-REVISION = re.compile(r"(?i)\b(?:revis(?:ion|ed|ing|e)|correct(?:ion|ing)|correct\s+(?:myself|that|this)|"
+REVISION = re.compile(r"(?i)\b(?:revis(?:ion|ed|ing|e)|" + CORRECTION_WORD + r"|correcting|"
+                      r"correct\s+(?:myself|that|this)|"
                       r"(?:(?<=\n)|(?<=[.!?][ \t]))re-?assessment(?=[ \t]*[:\-\u2013\u2014])|updat(?:e|ed|ing)|"
                       r"amend(?:ment|ed|ing)?|erratum|re-?consider\w*|on\s+(?:further\s+)?"
                       r"reflection|second\s+thoughts?|(?:i\s+was|i'm|i\s+am)\s+(?:mistaken|wrong)|"
