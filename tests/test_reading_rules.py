@@ -11,7 +11,7 @@ import re
 
 import pytest
 
-from probe_ui.reading import languages, lexicon, methods, overlap, subject, synonyms
+from probe_ui.reading import languages, lexicon, methods, overlap, subject, synonyms, undercut
 from probe_ui.reading.answers import clean_reply, extract, get_item, is_refusal
 from probe_ui.reading.refusals import REFUSAL_PHRASES
 from probe_ui.reading.sureness import doubts
@@ -15699,3 +15699,110 @@ def test_mimics_set_aside(reply: str, choice: str | None, sure: bool) -> None:
 def test_changes_of_mind_in_other_words_are_guesses(reply: str, kind: str, labels: tuple[str, ...],
                                                     options: tuple[str, ...], question: str) -> None:
     assert not extract(reply, kind, labels, options, question=question).sure
+
+
+@pytest.mark.parametrize(("reply", "kind", "labels", "options", "question", "choice", "sure"), [
+    # a review of held-out batches 173-174 found older sure errors: what the image "actually" shows named as another
+    # answer ...
+    ("male. What it actually shows, looking at the breast shadows, is a female patient.", "label",
+     ("male", "female"), ("male", "female"), "Is this patient male or female? (Answer with male or female)", None,
+     False),
+    # (the same words naming the answer itself leave it sure)
+    ("male. What the image actually shows is a male chest: no breast shadows.", "label", ("male", "female"),
+     ("male", "female"), "Is this patient male or female? (Answer with male or female)", "male", True),
+    # ... the finding put down to a mimic after an answer that says it is there ...
+    ("A. Present — a 9 mm density in the right upper zone, though it is most likely due to a nipple shadow.", "choice",
+     ABCD[:2], ("Present", "Absent"), "Is there a pulmonary nodule?", None, False),
+    # (not after the answer that it is absent, which the mimic supports)
+    ("B. Absent — the density is most likely due to a nipple shadow.", "choice", ABCD[:2], ("Present", "Absent"),
+     "Is there a pulmonary nodule?", "B", True),
+    # ... the size the question turns on said not to be measurable on this one image ...
+    ("No.\n\nOn this axial slice the spleen looks of normal thickness and does not extend below the costal margin.\n\n"
+     "Its craniocaudal span cannot be measured on a single axial image, and splenomegaly is defined by length "
+     "(>12–13 cm), so a coronal reformat would be needed.", "yesno", YN, (),
+     "Is the spleen enlarged? (please answer yes/no)", None, False),
+    # ... and both sides compared is no answer that both are involved
+    ("The physician's answer of right side hardly holds up; both apices look the same.", "choice", ABCD,
+     ("Left", "Right", "Both sides", "Neither side"), "Which side shows the pneumothorax?", None, False),
+    ("Both sides: a pleural line at each apex.", "choice", ABCD, ("Left", "Right", "Both sides", "Neither side"),
+     "Which side shows the pneumothorax?", "C", True),
+    # (a review of the change: the same words that go on to a finding on each side still say both, and a mimic or an
+    # "actually shows" said of another thing, or of the option set aside, leaves the answer sure)
+    ("Both hips look the same, with flattening and sclerosis of each femoral head.", "choice", ABCD,
+     ("Left hip", "Right hip", "Both hips", "Neither hip"), "Which hip shows avascular necrosis?", "C", True),
+    ("The left hip was my first thought, but both hips look the same, with flattening and sclerosis of each femoral "
+     "head.", "choice", ABCD, ("Left hip", "Right hip", "Both hips", "Neither hip"),
+     "Which hip shows avascular necrosis?", None, False),
+    ("C. Pleural effusion. There is blunting of the right costophrenic angle with a meniscus. The lucency at the left "
+     "apex is most likely a skin fold.", "choice", ABCD, ("Pneumonia", "Pneumothorax", "Pleural effusion",
+                                                           "Atelectasis"), "What is the most likely diagnosis?", "C",
+     True),
+    ("A. Left. What the image actually shows is a left pneumothorax, not a right one.", "choice", ABCD,
+     ("Left", "Right", "Both sides", "Neither side"), "Which side shows the pneumothorax?", "A", True),
+])
+def test_answers_whose_ground_the_reply_takes_away(reply: str, kind: str, labels: tuple[str, ...],
+                                                   options: tuple[str, ...], question: str, choice: str | None,
+                                                   sure: bool) -> None:
+    answer = extract(reply, kind, labels, options, question=question)
+    assert answer.sure == sure and (answer.choice == choice or (not sure and choice is None)), answer
+
+
+def test_a_side_matter_beyond_one_image_is_no_doubt_of_the_answer() -> None:
+    question = "Is there a fracture in this radiograph? (please answer yes/no)"
+    item = get_item("yesno", YN, (), question)
+    assert not undercut.measure_unavailable("Yes, a transverse fracture of the patella. Its age cannot be determined "
+                                            "on a single radiograph.", item)
+    assert undercut.measure_unavailable("Yes. Whether a fracture line is present cannot be determined on a single "
+                                        "view.", item)
+
+
+@pytest.mark.parametrize(("reply", "question", "choice", "sure"), [
+    # held-out batch 176 (blind): lung markings said absent after the noun, beyond the line, are the sign of a
+    # pneumothorax, not a "no" ...
+    ("Absolutely — sharp pleural edge at the left apex, lung markings absent beyond it.", _PTX_Q, "yes", True),
+    # ... and only what the rest says of the finding itself answers (not "normal" said of the heart: a review)
+    ("Lung markings are missing beyond the edge at the left apex. The heart size is normal.", _PTX_Q, None, False),
+    ("There is an apical pleural line with markings lacking beyond it — a small pneumothorax.", _PTX_Q, "yes", True),
+    ("Thin line with nothing beyond it; the rest of the chest is normal.", _PTX_Q, None, False),
+])
+def test_held_out_176_markings_absent_beyond_the_line(reply: str, question: str, choice: str | None,
+                                                       sure: bool) -> None:
+    answer = extract(reply, "yesno", YN, (), question=question)
+    assert answer.sure == sure and (answer.choice == choice or (not sure and choice is None)), answer
+
+
+@pytest.mark.parametrize(("reply", "question", "choice", "sure"), [
+    # held-out batch 176 (blind): a boolean field that names the finding but not the side the question asks about
+    # ("Is the pleural effusion on the left side?") is no answer to it; the answer field then says the other
+    ('```json\n{"pleural_effusion": true, "side": "right", "answer": "no"}\n```',
+     "Is the pleural effusion on the left side? (please answer yes/no)", None, False),
+    # ... a side in the field's initials still names it (batch 80) ...
+    ('{"consolidation_rll": false}', "Is there consolidation in the right lower lobe?", "no", True),
+    # ... an answer field against the boolean named after the question, or a low confidence, leave it unread (a review
+    # of the change) ...
+    ('{"answer": "yes", "pleural_effusion": false}', "Is pleural effusion present? (please answer yes/no)", None,
+     False),
+    ('{"answer": "yes", "pleural_effusion": true, "confidence": "low"}',
+     "Is pleural effusion present? (please answer yes/no)", None, False),
+    # ... and an answer field that agrees, or a boolean answer field, reads as before
+    ('{"answer": "yes", "pleural_effusion": true}', "Is pleural effusion present? (please answer yes/no)", "yes", True),
+    ('{"answer": false}', "Is this a CT scan? (please answer yes/no)", "no", True),
+])
+def test_json_fields_against_the_question(reply: str, question: str, choice: str | None, sure: bool) -> None:
+    answer = extract(reply, "yesno", YN, (), question=question)
+    assert answer.sure == sure and (answer.choice == choice or (not sure and choice is None)), answer
+
+
+@pytest.mark.parametrize(("reply", "choice", "sure"), [
+    # held-out batch 175 (blind): "it's a 3 mm ..." is an article before a size, not the letter A declared ...
+    ("This is a cherry angioma.\n\nClinically it's a 3 mm dome-shaped papule on the trunk of a middle-aged adult.",
+     "C", True),
+    ("It's a 3 mm papule.", None, False),
+    # ... while a letter declared alone, or before a word, still is one
+    ("Answer: A", "A", True),
+    ("It's B, a dermatofibroma: a 3 mm firm papule with a central white patch.", "B", True),
+])
+def test_an_article_before_a_size_is_no_letter(reply: str, choice: str | None, sure: bool) -> None:
+    answer = extract(reply, "choice", ABCD, ("Actinic keratosis", "Dermatofibroma", "Vascular lesion",
+                                             "Melanocytic nevus"), question="What is this skin lesion?")
+    assert answer.sure == sure and (answer.choice == choice or (not sure and choice is None)), answer

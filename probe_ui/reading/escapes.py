@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from probe_ui.reading import lexicon, overlap
-from probe_ui.reading.cleaning import mask_spans, spelled
+from probe_ui.reading.cleaning import blank_matches, mask_spans, spelled
 from probe_ui.reading.item import Item
 
 
@@ -99,11 +99,11 @@ _TAKEN_UP = re.compile(r"(?i)\b(?:fits?\s+(?:better|best)|is\s+(?:(?:really|actu
                        r"(?:would|I'd)\s+(?:actually\s+)?(?:pick|choose|go\s+with)|is\s+what\s+I|is\s+the\s+answer)\b")
 
 
-def _named_aside(m: re.Match[str]) -> str:
-    """An escape option named as an option (:data:`_NAMED_AS_OPTION`) blanked where the words after it set it aside
-    and none takes it up."""
+def _taken_up(m: re.Match[str]) -> bool:
+    """Whether an escape option named as an option (:data:`_NAMED_AS_OPTION`) stands: the words after it do not set
+    it aside, or one takes it up."""
     after = m.string[m.end():m.end() + 250]
-    return " " * len(m.group(0)) if _PUT_ASIDE.search(after) and not _TAKEN_UP.search(after) else m.group(0)
+    return not _PUT_ASIDE.search(after) or bool(_TAKEN_UP.search(after))
 
 
 def escape_conflict(text: str, item: Item, label: str) -> bool:
@@ -134,7 +134,7 @@ def escape_conflict(text: str, item: Item, label: str) -> bool:
             text = re.sub(r"(?i)\b" + body + r"[ \t]*[(\[](?-i:[A-Z])[)\]]", " ", text)
     # held-out batch 151: the option named as an option, not said ("The "not a suitable question" option would apply
     # if ...", "Option D ("the question contains a clinically incorrect premise") is tempting ...")
-    text = _NAMED_AS_OPTION.sub(_named_aside, text)
+    text = blank_matches(_NAMED_AS_OPTION, text, _taken_up)
     # (a row led by a letter names that option in its next cell, in whatever words: "| B | Not a suitable question |")
     text = re.sub(r"(?m)^[ \t]*\|[ \t]*[A-Z][ \t]*\|[^|\n]*\|", " ", text)
     text = mask_spans(text, _either_of_another(text[:4000], item))

@@ -7,10 +7,12 @@ presence rather than a yes/no word; these rules read such replies, and only for 
 
 from __future__ import annotations
 
+import functools
 import re
+from collections.abc import Set as AbstractSet
 
 from probe_ui.reading import lexicon, overlap, synonyms
-from probe_ui.reading.cleaning import WORD
+from probe_ui.reading.cleaning import WORD, blank_matches
 from probe_ui.reading.options import KEYWORD_STOP
 from probe_ui.reading.subject import asked_predicate, asked_subject
 
@@ -86,7 +88,14 @@ def finding_stems(text: str) -> set[str]:
             if w.casefold() not in _NOT_THE_FINDING} - _NOT_THE_FINDING
 
 
-def another_finding(named: str, asked: set[str]) -> bool:
+@functools.lru_cache(maxsize=4096)
+def asked_stems(question: str) -> frozenset[str]:
+    """The question's :func:`finding_stems`, computed once per question: several doubts of every reading compare a
+    sentence of the reply with it."""
+    return frozenset(finding_stems(question))
+
+
+def another_finding(named: str, asked: AbstractSet[str]) -> bool:
     """Whether ``named`` names a finding that shares nothing with ``asked`` (the question's :func:`finding_stems`):
     "pneumothorax" to "Is there a pleural effusion?"; an organ's "-megaly" is that organ "enlarged" ("Positive for
     splenomegaly." to "Is the spleen enlarged?" shares it). The one home of this comparison, for the presence rule,
@@ -95,7 +104,7 @@ def another_finding(named: str, asked: set[str]) -> bool:
     return bool(said) and not said & asked and not ("enlarg" in asked and any(w.endswith("megali") for w in said))
 
 
-def _of_another_finding(word: re.Match[str], asked: set[str]) -> bool:
+def _of_another_finding(word: re.Match[str], asked: AbstractSet[str]) -> bool:
     """A "negative" that says what it is negative for, sharing no word with the question ("IMPRESSION: Negative for
     pneumothorax; small left pleural effusion." to "Is there a pleural effusion?", hostile review of batches 80-83):
     it denies another finding, not the one asked about."""
@@ -138,8 +147,7 @@ def still_there(text: str, question: str) -> bool:
     ("Persistent small left pneumothorax"); not another finding's ("No pneumothorax. Persistent right lower lobe
     consolidation.": the review of that rule), nor a condition ("If clinical suspicion remains high, ultrasound ...
     for a small pneumothorax": held-out batch 100)."""
-    finding = asked_finding(question)
-    asked = {overlap.stem(finding)} if finding else finding_stems(question)
+    asked = _the_finding_asked(question)
     for m in _STILL_THERE.finditer(text):
         start = max([0, *(x.end() for x in re.finditer(r"[.;!?\n,]|\b(?:but|though|although)\b", text[:m.start()]))])
         before = text[start:m.start()]
@@ -174,7 +182,7 @@ def _without_changes_denied(text: str, question: str) -> str:
     """``text`` without the fields that say the finding asked (or the study as a whole) has not changed, to the end of
     their sentence: they say nothing of whether it is there ("Effusion change: none" to "Is there an effusion?"); what
     the rest says still answers ("Moderate right pleural effusion. Interval change: none.", a hostile review)."""
-    asked = _asked_stems(question)
+    asked = _question_word_stems(question)
     out, at = [], 0
     for m in _CHANGE_DENIED.finditer(text):
         label = " ".join(w for w in WORD.findall(m.group("label").casefold()) if w not in _STUDY_WIDE)
@@ -188,11 +196,18 @@ def _without_changes_denied(text: str, question: str) -> str:
 # held-out batch 174: "nothing beyond it" after a line or an edge, the sign of a pneumothorax ("Indeed — a thin pleural
 # line at the left apex with nothing beyond it."), says no by its "nothing" (not "Nothing beyond degenerative change",
 # "nothing outside the expected": a review); only the rest of the reply can
-_NOTHING_BEYOND_IT = re.compile(r"(?i)\bnothing\s+(?:beyond|outside|past|peripheral\s+to|lateral\s+to)\s+"
-                                r"(?:it|this|that|the\s+(?:pleural\s+)?(?:line|edge|margin))\b"
+_BEYOND_THE_LINE = (r"\s+(?:beyond|outside|past|peripheral\s+to|lateral\s+to)\s+(?:it|this|that|the\s+(?:pleural\s+)?"
+                    r"(?:line|edge|margin))\b")
+_NOTHING_BEYOND_IT = re.compile(r"(?i)\bnothing" + _BEYOND_THE_LINE +
                                 # (a review: a size, "a rounded density ..., nothing beyond 8 mm")
                                 r"|\bnothing\s+(?:beyond|over|above|more\s+than|larger\s+than|bigger\s+than)\s+"
                                 r"(?:about\s+|around\s+)?\d")
+# held-out batch 176 (blind): the markings denied after their noun, beyond the line ("sharp pleural edge at the left
+# apex, lung markings absent beyond it"), the same sign, which "no lung markings beyond it" is read as already
+# (words.described_absences): not a "no"; the rest of the reply answers, a yes only where it names the finding ("...
+# markings lacking beyond it - a small pneumothorax"; not "...; the heart size is normal", a review)
+_MARKINGS_ABSENT_BEYOND = re.compile(r"(?i)\bmarkings?\s+(?:are\s+)?(?:absent|missing|lacking|not\s+seen)"
+                                     + _BEYOND_THE_LINE)
 
 
 def presence_answer(text: str, question: str) -> str | None:
@@ -209,12 +224,18 @@ def presence_answer(text: str, question: str) -> str | None:
         return None
     if _NOTHING_BEYOND_IT.search(text):
         # (what the rest says can still deny it: "... with nothing beyond it, but on closer look vessels cross it")
-        rest = _NOTHING_BEYOND_IT.sub(lambda m: " " * len(m.group(0)), text)
-        return "no" if presence_answer(rest, question) == "no" else None
+        # (nor "normal" said of the rest of the chest: "... with nothing beyond it; the rest of the chest is normal",
+        # a review of held-out batch 176's rules)
+        rest = blank_matches(_NOTHING_BEYOND_IT, text)
+        named = bool(finding_stems(rest) & _the_finding_asked(question))
+        return "no" if named and presence_answer(rest, question) == "no" else None
+    if _MARKINGS_ABSENT_BEYOND.search(text):
+        rest = blank_matches(_MARKINGS_ABSENT_BEYOND, text)
+        return presence_answer(rest, question) if finding_stems(rest) & _the_finding_asked(question) else None
     rest = _without_changes_denied(text, question)  # "Effusion change: none": nothing said of whether it is there
     if rest == text:
         return _presence_reading(text, question)
-    if not finding_stems(rest) & finding_stems(question):
+    if not finding_stems(rest) & asked_stems(question):
         return None  # (nor "Interval change: none. Atelectasis is present.", of another finding: a hostile review)
     # what the rest says must be what the whole says: "Interval change: none. Effusion gone." is not read yes from a
     # bare mention, nor "Moderate right pleural effusion. Interval change: none." no from the change's "none"
@@ -236,7 +257,7 @@ def _presence_reading(text: str, question: str) -> str | None:
                                    for m in _FINDING_DENIED.finditer(text)):
         absent = True  # "There is an intact cortex without fracture." (had read yes from "There is", sure)
     for word in ("normal", "negative"):
-        if not re.search(rf"\b{word}\b", q) and any(not _of_another_finding(m, finding_stems(question)) for m in
+        if not re.search(rf"\b{word}\b", q) and any(not _of_another_finding(m, asked_stems(question)) for m in
                                                       re.finditer(rf"(?i)\b{word}\b", text)):
             absent = True
     present = False
@@ -336,6 +357,13 @@ _FINDING_QUESTION = re.compile(
 )
 
 
+def _the_finding_asked(question: str) -> AbstractSet[str]:
+    """The stem of the finding a presence question asks about, or else the question's finding stems (not "chest" of
+    "Is there a pneumothorax in this chest x-ray?" where the question names its finding)."""
+    finding = asked_finding(question)
+    return {overlap.stem(finding)} if finding else asked_stems(question)
+
+
 def asked_finding(question: str) -> str | None:
     """The head word of the finding a presence question asks about ("ascites", "effusion"), or None."""
     m = _FINDING_QUESTION.search(question)
@@ -426,7 +454,7 @@ def _names_asked(label: str, asked: set[str]) -> bool:
                                for w in words)
 
 
-def _asked_stems(question: str) -> set[str]:
+def _question_word_stems(question: str) -> set[str]:
     return {overlap.stem(w) for w in WORD.findall(question.casefold())} - {overlap.stem(w) for w in _QUESTION_STOP}
 
 
@@ -486,7 +514,7 @@ def asked_unseen(text: str, question: str) -> bool:
     for want of a view of it (not "Cardiomegaly not seen; the left costophrenic angle is obscured by a small
     effusion.", another part unseen)."""
     subject = asked_subject(question)
-    asked = {overlap.stem(w) for w in (subject,) if w} | finding_stems(question)
+    asked = {overlap.stem(w) for w in (subject,) if w} | asked_stems(question)
     asked |= {p for w in WORD.findall(synonyms.canonical(question)) for p in overlap.term_parts(w.casefold())}
     for m in _UNSEEN.finditer(text):
         start = max([0, *(x.end() for x in re.finditer(r"[.;!?\n,]|\bbut\b", text[:m.start()]))])
@@ -508,7 +536,7 @@ def _field_names_finding(label: str, question: str, *, places: bool = True) -> b
     if words & _VERBS:
         return False  # a sentence, not a field's name ("The fracture is displaced - absent cortical contact.")
     predicate = asked_predicate(question)
-    return _names_asked(label, _asked_stems(question)) and (not places or {
+    return _names_asked(label, _question_word_stems(question)) and (not places or {
         w for w in WORD.findall(question.casefold()) if w in _ASKED_PLACES} <= words) and (predicate is None or any(
             overlap.stem(w)[:5] == overlap.stem(predicate)[:5] or overlap.stem(predicate) in overlap.term_parts(w)
             for w in words))

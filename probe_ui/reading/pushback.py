@@ -26,7 +26,7 @@ import itertools
 import re
 
 from probe_ui.reading.cleaning import mask_spans, sentence_lead
-from probe_ui.reading.presence import CLAUSE_NEGATION, finding_stems
+from probe_ui.reading.presence import CLAUSE_NEGATION, asked_stems, finding_stems
 
 # a phrase that keeps or restates an answer; the answer follows it, to the end of its sentence
 HELD = re.compile(
@@ -259,7 +259,7 @@ def clears_asked(text: str, question: str) -> bool:
     "the right side is clear" says nothing of a left-sided effusion)."""
     if re.search(r"(?i)\b(?:normal|clear|unremarkable|negative)\b", question):
         return False
-    asked = finding_stems(question)
+    asked = asked_stems(question)
     cleared = [m.span() for pattern in (_DENIAL, _CLEARED_AFTER) for m in pattern.finditer(text)
                if finding_stems(m.group(1)) & asked]
     if not cleared:

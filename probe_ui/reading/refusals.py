@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from probe_ui.reading.cleaning import sentence_lead, unmarked
+from probe_ui.reading.cleaning import blank_matches, sentence_lead, unmarked
 from probe_ui.reading.lexicon import fold_quotes
 from probe_ui.reading.pushback import OWN_WITHDRAWAL
 
@@ -1754,7 +1754,7 @@ def _without_general_limits(text: str) -> str:
     """``text`` with what a kind of study cannot do in general (:data:`_GENERAL_LIMIT`) blanked."""
     if "can" not in text and "could" not in text:
         return text
-    return _GENERAL_LIMIT.sub(lambda m: " " * len(m.group(0)), text)
+    return blank_matches(_GENERAL_LIMIT, text)
 
 
 def refusal_names(text: str) -> frozenset[str]:

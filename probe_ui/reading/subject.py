@@ -19,7 +19,7 @@ import functools
 import re
 
 from probe_ui.reading import lexicon
-from probe_ui.reading.cleaning import NOTHING_CALLED, nothing_suggests
+from probe_ui.reading.cleaning import NOTHING_CALLED, blank_matches, nothing_suggests
 from probe_ui.reading.hedges import HEDGE
 from probe_ui.reading.lexicon import ENGLISH_SIGNS, TOKEN, foreign_yes_no, generic_statement
 from probe_ui.reading.synonyms import SYNONYMS
@@ -526,7 +526,7 @@ def answer_from_subject(reply: str, question: str) -> str | None:
     parted: set[tuple[str, str]] = set()  # asked parts of the head the reply names another part of (HEAD_PARTS)
     # batch 50: "It's a sagittal MRI of the cervical spine — only the lower brainstem and cerebellar tonsils are
     # caught at the top edge.": what is only caught at the field's edge is not what the scan is of
-    reply = _AT_THE_EDGE.sub(lambda m: " " * len(m.group(0)), reply)
+    reply = blank_matches(_AT_THE_EDGE, reply)
     if "to" in reply and not re.search(r"(?i)\b(?:push|shift|displac|deviat)", question):
         # (not where the question asks about the shift itself: "Is there midline shift to the right?")
         reply = _SHIFTED_TO.sub(lambda m: m.group(0)[:m.start(1) - m.start()] + " " * len(m.group(1)), reply)

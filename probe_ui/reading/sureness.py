@@ -56,12 +56,14 @@ import itertools
 import re
 import threading
 from collections.abc import Callable, Iterator
+from collections.abc import Set as AbstractSet
 from typing import TYPE_CHECKING
 
-from probe_ui.reading import lexicon, overlap, synonyms
+from probe_ui.reading import lexicon, overlap, synonyms, undercut
 from probe_ui.reading.cleaning import (
     RESTATED_QUESTION,
     SENTENCE_END,
+    blank_matches,
     first_sentence,
     is_negated,
     mask_spans,
@@ -83,6 +85,7 @@ from probe_ui.reading.presence import (
     PRESENCE_QUESTION,
     another_finding,
     asked_finding,
+    asked_stems,
     asked_unseen,
     field_values,
     finding_stems,
@@ -223,7 +226,7 @@ def deferred_spans(text: str, item: Item) -> list[tuple[int, int]]:
     on ("Yes - a transverse fracture. Whether it extends into the joint would need a CT to say.": hostile review of
     9e8e215)."""
     found = list(_LEFT_TO_A_TEST.finditer(text))
-    asked = finding_stems(item.question) if found and item.question else set()  # (most replies have none: no work)
+    asked = asked_stems(item.question) if found and item.question else set()  # (most replies have none: no work)
     return [m.span() for m in found
             if asked & finding_stems(m.group(0)) or re.search(r"(?i)\b(?:either|which|any|or|this\s+case)\b",
                                                               m.group(0))]
@@ -300,7 +303,7 @@ def _finding_versus_another(text: str, item_question: str | None) -> bool:
     thickening."): a differential, which of the two the reply holds is not said (batch 138)."""
     if not item_question:
         return False
-    asked = finding_stems(item_question)
+    asked = asked_stems(item_question)
     naming = [x for x in re.split(r"(?<!\bvs)(?<!\bv)[.!?;\n]", text) if finding_stems(x) & asked]
     if not naming:
         return False
@@ -872,7 +875,7 @@ def _hedged_part(text: str, item: Item, method: str, label: str | None, placed: 
     what follows it (weighing alternatives before "my final answer is C" is reasoning, not doubt about C), and
     without the ranking of options in a choice ("the most likely answer is C", "lymphoma is less likely")."""
     if "whether" in text or " if " in text:  # (an alternative weighed and set aside, read in its whole context)
-        text = _WEIGHED_WHETHER.sub(lambda m: " " * len(m.group(0)), text)
+        text = blank_matches(_WEIGHED_WHETHER, text)
     if label is not None and ("possible" in text or "plausible" in text):
         text = _conceded_other(text, item, label)
     if label is not None and item.kind == "choice" and "favo" in text:
@@ -881,7 +884,7 @@ def _hedged_part(text: str, item: Item, method: str, label: str | None, placed: 
         text = _refinements_of(text, item, label)
     if "ossible" in text and method != "final_verdict":  # (a closing line under such a heading may be read as the
         #                                                  answer: "- Pleural thickening: no, the density layers.")
-        text = _MIMICS_EXCLUDED.sub(lambda m: " " * len(m.group(0)), text)
+        text = blank_matches(_MIMICS_EXCLUDED, text)
     if method == "declaration":
         at = last_declaration(text, item).at
         long_reply = len(text.split()) > LONG_WORDS
@@ -897,17 +900,14 @@ def _hedged_part(text: str, item: Item, method: str, label: str | None, placed: 
             text = _answering_sentences(text, item, "leading", label)
     elif placed and len(text.split()) > LONG_WORDS:
         text = _answering_sentences(text, item, method, label)
-    text = _OTHERS_VIEW.sub(lambda m: " " * len(m.group(0)), _CONCEDED_WHY.sub(lambda m: " " * len(m.group(0)), text))
-    text = _DENIED_POSSIBILITY.sub(lambda m: " " * len(m.group(0)), text)
+    text = blank_matches(_DENIED_POSSIBILITY, blank_matches(_OTHERS_VIEW, blank_matches(_CONCEDED_WHY, text)))
     if method in _MARKED and _asks_an_attribute(item):
         text = _side_differentials(text, item)
     if method in _DECLARED:  # (a reply that only says so answers nothing: "The radius might have been chosen.")
-        text = _NEXT_CHECK.sub(lambda m: " " * len(m.group(0)), _OTHERS_CHOICE.sub(lambda m: " " * len(m.group(0)),
-                                                                                  text))
+        text = blank_matches(_NEXT_CHECK, blank_matches(_OTHERS_CHOICE, text))
     if item.kind == "yesno":
-        text = _COMPARED_ODDS.sub(lambda m: " " * len(m.group(0)), text)
-    text = _HEDGED_NUMBER.sub(lambda m: " " * len(m.group(0)) if _CLEAR_LEAD <= int(m.group(1)) <= 100 else m.group(0),
-                              text)
+        text = blank_matches(_COMPARED_ODDS, text)
+    text = blank_matches(_HEDGED_NUMBER, text, lambda m: not _CLEAR_LEAD <= int(m.group(1)) <= 100)
     return _RANKED_BELOW.sub("", _SUPERLATIVE.sub("", text)) if item.kind == "choice" else text
 
 
@@ -1181,7 +1181,7 @@ def _answering_sentences(text: str, item: Item, method: str, label: str | None) 
     sentences = _sentences(text)
     if not 1 <= len(sentences) <= _MOST_SENTENCES:
         return text  # (a degenerate reply of thousands of lines is read whole: no sentence is weighed alone)
-    asked = finding_stems(item.question) if item.question else set()
+    asked = asked_stems(item.question) if item.question else set()
     if method == "bare" and label is not None:
         letter = lone_letter(label)
         held = next((x for x in (sentences[0], sentences[-1]) if letter.search(x)), None) or next(
@@ -1213,11 +1213,11 @@ def _answering_sentences(text: str, item: Item, method: str, label: str | None) 
     return "\n".join(kept)
 
 
-def _answering(sentence: str, item: Item, asked: set[str] | None = None) -> bool:
+def _answering(sentence: str, item: Item, asked: AbstractSet[str] | None = None) -> bool:
     """Whether a sentence names an answer (an option, a yes or no opening it) or what the question asks about, or
     speaks of the reply's own answer: a hedge there is about the answer."""
     if asked is None:
-        asked = finding_stems(item.question) if item.question else set()
+        asked = asked_stems(item.question) if item.question else set()
     return (item.kind != "yesno" and bool(named_in(sentence, item))) \
         or bool(asked and finding_stems(sentence) & asked) \
         or (item.kind == "yesno" and re.match(r"(?i)[\W_]*(?:yes|no)\b", sentence) is not None) \
@@ -1332,23 +1332,24 @@ def _asks_an_attribute(item: Item) -> bool:
 def _side_differentials(text: str, item: Item) -> str:
     """``text`` with each :data:`_DIFFERENTIAL` blanked that names no answer, no word of the question, no place and
     no other explanation of the finding."""
-    asked = finding_stems(item.question) if item.question else set()
+    asked = asked_stems(item.question) if item.question else set()
 
-    def blank(m: re.Match[str]) -> str:
+    def kept(m: re.Match[str]) -> bool:
         alts = m.group("alts")
-        if named_in(alts, item) or finding_stems(alts) & asked or _PLACE_WORDS.search(alts) \
-                or _ANOTHER_EXPLANATION.search(alts) or any(phrase_regex(w).search(alts) for w, _ in item.words):
-            return m.group(0)
-        return " " * len(m.group(0))
-    return _DIFFERENTIAL.sub(blank, text)
+        return bool(named_in(alts, item) or finding_stems(alts) & asked or _PLACE_WORDS.search(alts)
+                    or _ANOTHER_EXPLANATION.search(alts) or any(phrase_regex(w).search(alts) for w, _ in item.words))
+    return blank_matches(_DIFFERENTIAL, text, kept)
 
 
 def _conceded_other(text: str, item: Item, label: str | None) -> str:
     """``text`` with each :data:`_GRANTED_THEN_TURNED` blanked whose subject names another option, not ``label``."""
-    def blank(m: re.Match[str]) -> str:
-        named = named_in(m.group("subject"), item)
-        return " " * len(m.group(0)) if named and label not in named else m.group(0)
-    return _GRANTED_THEN_TURNED.sub(blank, text)
+    return blank_matches(_GRANTED_THEN_TURNED, text, lambda m: not _names_another(m.group("subject"), item, label))
+
+
+def _names_another(subject: str, item: Item, label: str | None) -> bool:
+    """Whether a clause's subject names an option, and not ``label``: a clause about another option."""
+    named = named_in(subject, item)
+    return bool(named) and label not in named
 
 
 # held-out batches 145-173: a grade of the answer, hedged right after the answer's own words ("B - non-proliferative
@@ -1361,12 +1362,15 @@ _REFINED = (r"[ \t]*(?:[,(\u2013\u2014]|[ \t]-)[ \t]*(?:most[ \t]+|very[ \t]+)?(
             r"in[ \t]+grade|in[ \t]+size|disease))?))(?=[ \t]*(?:[.;!)\n]|\Z))")
 
 
+_REFINING_HEDGE = re.compile(r"(?i)likely|probably|possibly|presumably")
+
+
 def _refinements_of(text: str, item: Item, label: str) -> str:
     """``text`` with the hedge word of each :data:`_REFINED` blanked that follows the words of ``label`` (its option's
     text, or the label word, as written) and names no answer, nothing asked, no negation and no other explanation
     ("Benign, probably a fibroadenoma"; not "Adult, probably elderly", "Left hip, probably bilateral", "...,
     probably not")."""
-    asked = finding_stems(item.question) if item.question else set()
+    asked = asked_stems(item.question) if item.question else set()
     # (any word of another option: "A. Non-proliferative diabetic retinopathy, possibly proliferative.")
     others = {overlap.stem(w.casefold()) for opt, lab in item.option_map if lab != label
               for w in re.findall(r"[^\W\d_]{3,}", opt)}
@@ -1380,7 +1384,7 @@ def _refinements_of(text: str, item: Item, label: str) -> str:
                 or any(phrase_regex(w).search(q) for w, _ in item.words):
             return m.group(0)
         lead = m.group(0)[:m.start("q") - m.start()]
-        return re.sub(r"(?i)likely|probably|possibly|presumably", lambda h: " " * len(h.group(0)), lead) + q
+        return blank_matches(_REFINING_HEDGE, lead) + q
     for w in {opt for opt, lab in item.option_map if lab == label} | {w for w, lab in item.words if lab == label}:
         if len(w) >= 3 and re.fullmatch(r"[\w \-]+", w) and w.lower() in text.lower():
             text = re.sub(r"(?i)(?<=\b" + re.escape(w) + r")" + _REFINED, blank, text)
@@ -1411,12 +1415,8 @@ def _what_another_favours(text: str, item: Item, label: str) -> str:
     if any(len(opt) < 5 or opt.casefold() in {"present", "absent"} for opt, _ in item.option_map):
         return text  # (options of a yes or no: "no" or "absent" in a clause names no disease, a review)
 
-    def blank(m: re.Match[str]) -> str:
-        named = named_in(m.group("subject"), item)
-        if not named or label in named or _STILL_WEIGHED.search(m.group(0)):
-            return m.group(0)
-        return " " * len(m.group(0))
-    return _ANOTHER_FAVOURS.sub(blank, text)
+    return blank_matches(_ANOTHER_FAVOURS, text, lambda m: not _names_another(m.group("subject"), item, label)
+                         or _STILL_WEIGHED.search(m.group(0)))
 
 
 # what keeps such a sentence a doubt: it weighs the option still, ranks it, or says it fits this case ("These could
@@ -2169,6 +2169,12 @@ def doubts(text: str, item: Item, method: str, label: str | None = None, *, refu
         # "My first impression was a fracture of the left femoral neck ... a skin fold.": an answer given up, in a reply
         # read from where a word occurs
         found.append("reversal")
+    if method != "structured" and not {"revised", "reversal"} & set(found) and undercut.shows_another(t, item, label):
+        found.append("revised")  # "male. What it actually shows, looking at the breast shadows, is a female patient."
+    if method != "structured" and undercut.put_down_to_a_mimic(t, item, label):
+        found.append("mimic")  # "A. Present - a 9 mm density ..., though it is most likely due to a nipple shadow."
+    if method not in {"exact", "structured"} and undercut.measure_unavailable(t, item):
+        found.append("deferred")  # "No. ... Its craniocaudal span cannot be measured on a single axial image, ..."
     if method not in _MARKED and (is_truncated(t) or (method == "final_verdict" and _cut_on_the_other_side(t))):
         found.append("truncated")  # (a declared answer ends the reply: "...: B: No")
     if _THINKING.search(t) or (method not in _MARKED and _REASONING.search(t)):
@@ -2429,7 +2435,7 @@ def _denies_the_finding(text: str, word: re.Match[str], predicate: str, question
     if word.group(0).casefold() != "no" or after is None:
         return False
     noun = after.group(1).casefold()
-    asked = finding_stems(question)
+    asked = asked_stems(question)
     parts = overlap.term_parts(noun)
     if parts:
         return set(parts) <= asked  # "No cardiomegaly" to "Is the heart enlarged?"
@@ -2481,7 +2487,7 @@ def _answers_its_own_question(text: str, item: Item, label: str | None) -> bool:
     if item.kind != "yesno" or label is None or not item.question:
         return False
     predicate = asked_predicate(item.question)
-    asked = finding_stems(item.question)
+    asked = asked_stems(item.question)
     seen = False
     for m in _label_hits(text, item, label):
         near = max(0, m.start() - 10)
@@ -2689,7 +2695,7 @@ def _absence_denied(text: str, item: Item) -> bool:
     question = item.question or ""
     if "absent" in question.casefold():
         return False
-    asked = finding_stems(question)
+    asked = asked_stems(question)
     for m in _NOT_ABSENT.finditer(text):
         start = max((c.end() for c in _ABSENCE_CLAUSE.finditer(text, 0, m.start())), default=0)
         said = finding_stems(re.sub(r"(?i)\b[a-z]+ly\b", " ", text[start:m.start()]))
@@ -2810,7 +2816,7 @@ _SIDE_UNSEEN = re.compile(r"(?i)\b(?:obscured|hidden|not[ \t]+(?:well[ \t]+)?(?:
                           r"(?:can(?:no|')t|unable[ \t]+to)[ \t]+(?:be[ \t]+)?(?:assess|judge|evaluat|see|seen)\w*)")
 
 
-def _side_clauses(text: str, asked: set[str]) -> Iterator[str]:
+def _side_clauses(text: str, asked: AbstractSet[str]) -> Iterator[str]:
     """The reply's clauses for :func:`_side_against`; a table row that names one side in a cell of its own is one
     clause ("| Right | none |", "| Left pleura | moderate effusion |"), a row of a table with a column per side is
     one clause a side ("| Finding | Right | Left |" over "| Pleural effusion | none | moderate |"), and a side split
@@ -2884,7 +2890,7 @@ def _side_against(text: str, item: Item, label: str | None) -> bool:
     question = item.question
     if item.kind != "yesno" or not item.aliases or label is None or not question:
         return False
-    asked = finding_stems(question)
+    asked = asked_stems(question)
     denied: set[str] = set()
     there: set[str] = set()
     unseen: set[str] = set()
@@ -2947,7 +2953,7 @@ def _word_about_another(text: str, item: Item, label: str | None) -> bool:
     get a scaphoid series": hostile review of batch 91's rules): the word may answer another question."""
     if item.kind != "yesno" or not item.question or label is None:
         return False
-    asked = finding_stems(item.question) | set(asked_terms(item.question)) | set(question_words(item.question))
+    asked = asked_stems(item.question) | set(asked_terms(item.question)) | set(question_words(item.question))
     said = False
     for clause in _clauses_after(text, item, label):
         words = re.findall(r"[^\W\d_][\w\-']*", clause)

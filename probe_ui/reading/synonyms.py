@@ -479,8 +479,14 @@ SIGNS: tuple[tuple[str, str], ...] = (
 _SIGNS = tuple((re.compile(r"(?i)\b(?:the\s+)?(?:" + p + r")\b"), "the features of " + term) for p, term in SIGNS)
 
 
+# (not both sides compared and left there, which says nothing of either being involved: "The physician's answer of
+# right side hardly holds up; both apices look the same." read "Both sides", a review of held-out batches 173-174; "both
+# hips look the same, with flattening ..." still names a finding on each; "both hips appear normal" is left as it was,
+# where a later sentence may find the disease on each side: a review of the change)
 _BOTH = re.compile(r"(?i)\b(?:on\s+|in\s+|involving\s+)?both\s+(?:sides|(?:[a-z]+\s+)?[a-z]{3,}(?<!s)s)\b"
-                   r"(?!\s+(?:and|or)\b)")
+                   r"(?!\s+(?:and|or)\b)"
+                   r"(?!\s+(?:look|appear|are|seem)s?\s+(?:(?:exactly|about|much|quite|the)\s+)?(?:same|alike|similar|"
+                   r"symmetric(?:al)?|identical|equal)[ \t]*(?:[.;!?\n]|\Z))")
 
 
 @functools.lru_cache(maxsize=1)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 import itertools
 import re
+from collections.abc import Set as AbstractSet
 
 from probe_ui.reading import overlap, subject, synonyms
 from probe_ui.reading.cleaning import after_restated_question, is_negated, mask_spans, norm, pattern, phrase_regex
@@ -20,6 +21,7 @@ from probe_ui.reading.presence import (
     SIDE,
     another_finding,
     asked_finding,
+    asked_stems,
     finding_stems,
 )
 
@@ -67,7 +69,7 @@ def _for_another_finding(rest: str, item: Item) -> bool:
     split = _result_and_rest(rest, _FOR_FINDING)
     if split is None or not item.question:
         return False
-    asked = finding_stems(item.question)
+    asked = asked_stems(item.question)
     return another_finding(split[0], asked) and bool(finding_stems(split[1]) & asked)
 
 
@@ -128,7 +130,7 @@ def result_for_another_finding(text: str, item: Item, label: str | None = None) 
     reading ``label`` against it is in doubt."""
     if item.kind != "yesno" or not item.question:
         return False
-    asked = finding_stems(item.question)
+    asked = asked_stems(item.question)
     named: list[str] = []
     opener = _RESULT_OPENER.match(text)
     split = _result_and_rest(text[opener.end():], _RESULT_FOR) if opener is not None else None
@@ -175,7 +177,7 @@ def result_for_another_finding(text: str, item: Item, label: str | None = None) 
 _PROPERTY = re.compile(r"(?i)\b(?:[a-z]+(?:ed|ing)|tension)\b")
 
 
-def _field_of_asked(name: str, question: str, asked: set[str]) -> bool:
+def _field_of_asked(name: str, question: str, asked: AbstractSet[str]) -> bool:
     """Whether a field's name is the finding the question asks, all of it: no word the question lacks ("Pleural
     thickening", "Pericardial effusion" to "Is there a pleural effusion?", a hostile review), no side it does not
     name ("Left effusion" to "... a right pleural effusion?"), no other organ's "-megaly" ("Hepatomegaly" to "Is the

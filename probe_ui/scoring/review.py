@@ -81,7 +81,8 @@ DOUBTS = {"refusal": "it declines", "reversal": "it changes its answer", "hedge"
           "other side": "it answers one side, then says the other side shows it too",
           "each described": "it describes each option in turn, and the answer is only where the list ends",
           "mislabelled": "it writes one option's words with another option's letter ('Mildly enlarged (C)')",
-          "opposite": "it places the finding on the other side of what the option names ('below the carina')"}
+          "opposite": "it places the finding on the other side of what the option names ('below the carina')",
+          "mimic": "it puts the finding down to something that only looks like it ('most likely a nipple shadow')"}
 
 
 @dataclass(frozen=True)
