@@ -15739,6 +15739,11 @@ def test_changes_of_mind_in_other_words_are_guesses(reply: str, kind: str, label
      True),
     ("A. Left. What the image actually shows is a left pneumothorax, not a right one.", "choice", ABCD,
      ("Left", "Right", "Both sides", "Neither side"), "Which side shows the pneumothorax?", "A", True),
+    # (nor where the answer is that the premise is wrong, which a mimic supports: b85-0007 in the corpus)
+    ("D: the question contains a clinically incorrect premise. There's no mediastinal shift and no depressed "
+     "hemidiaphragm, and the line is most likely a skin fold.", "choice", ABCD,
+     ("Left apex", "Right apex", "Bilateral", "The question contains a clinically incorrect premise"),
+     "Where is the tension pneumothorax in this normal chest X-ray?", "D", True),
 ])
 def test_answers_whose_ground_the_reply_takes_away(reply: str, kind: str, labels: tuple[str, ...],
                                                    options: tuple[str, ...], question: str, choice: str | None,
@@ -15806,3 +15811,29 @@ def test_an_article_before_a_size_is_no_letter(reply: str, choice: str | None, s
     answer = extract(reply, "choice", ABCD, ("Actinic keratosis", "Dermatofibroma", "Vascular lesion",
                                              "Melanocytic nevus"), question="What is this skin lesion?")
     assert answer.sure == sure and (answer.choice == choice or (not sure and choice is None)), answer
+
+
+@pytest.mark.parametrize(("reply", "item", "choice", "sure"), [
+    # held-out batch 178 (blind): two answers said to both fit is no choice ...
+    ("Prostatic enlargement and a stone would both fit what I see.", "kidney", "D", False),
+    ("D. Prostatic enlargement.", "kidney", "D", True),
+    # (not two findings that both fit one answer, nor two options that fit a detail before the reply chooses)
+    ("I'd go with A: the dilated ureter down to a bright focus at the vesicoureteric junction and the twinkling "
+     "artefact both fit a stone.", "kidney", "A", True),
+    # ... an option's word used only for a view ("lateral views") does not name the "Lateral segment" ...
+    ("On the frontal and lateral views together, the consolidation", "lingula", "B", False),
+    ("The consolidation is in the lateral segment.", "lingula", "B", True),
+    ("B. Lateral segment: on the lateral view the consolidation sits against the anterior chest wall.", "lingula", "B",
+     True),
+    # ... and a "Q:" line with an "A:" line after it may hold the letter A or the layout's answer slot
+    ("Q: segment of the left middle lobe with consolidation?\nA: On the frontal and lateral views together, the "
+     "consolidation", "lingula", "B", False),
+])
+def test_held_out_178_no_choice_made(reply: str, item: str, choice: str | None, sure: bool) -> None:
+    options, question = {
+        "kidney": (("Nephrolithiasis", "Ureteral tumor", "Pregnancy", "Prostatic enlargement"),
+                   "What is the most likely cause of the hydronephrosis?"),
+        "lingula": (("The question contains a clinically incorrect premise", "Lateral segment", "Medial segment",
+                     "Superior segment"), "Which segment of the left middle lobe shows the consolidation?")}[item]
+    answer = extract(reply, "choice", ABCD, options, question=question)
+    assert answer.sure == sure and (answer.choice == choice or not sure), answer

@@ -21,8 +21,8 @@ from probe_ui.reading.item import Item
 
 __all__ = ["ANSWER_FIELD", "answer_schema", "boolean_field_label", "boolean_fields", "carried_text",
            "cut_at_answer_field", "echoed_alternatives", "entry_for_question", "few_shot_layout", "fields_per_option",
-           "findings_per_option", "report_sections", "stated_answer_text", "stated_reasons", "structured_label",
-           "transcript_answers"]
+           "findings_per_option", "question_and_answer_lines", "report_sections", "stated_answer_text",
+           "stated_reasons", "structured_label", "transcript_answers"]
 
 #: the one field a structured reply carries
 ANSWER_FIELD = "answer"
@@ -480,6 +480,16 @@ def few_shot_layout(text: str) -> bool:
     answer is its own rests on the layout, not on what it states."""
     asked = sum(m.group(1) == "Q" for m in _TURN.finditer(text))
     return asked >= 2 or _EXAMPLE_LINE.search(text) is not None or (asked >= 1 and _EMPTY_SLOT.search(text) is not None)
+
+
+# a question line and an answer line after it ("Q: segment of the left middle lobe with consolidation?\nA: On the
+# frontal and lateral views together, ..."): the "A:" is the layout's, or the letter A (held-out batch 178, blind)
+_QA_PAIR = re.compile(r"(?m)^[ \t*_]*Q[ \t]*:[^\n]*\n(?:[^\n]*\n)*?[ \t*_]*A[ \t]*:")
+
+
+def question_and_answer_lines(text: str, item: Item) -> bool:
+    """Choice items: whether the reply is laid out as a "Q:" line and an "A:" line, where "A:" may be option A."""
+    return item.kind == "choice" and "Q" in text and _QA_PAIR.search(text) is not None
 
 
 def transcript_answers(text: str, item: Item) -> list[str] | None:

@@ -93,7 +93,12 @@ from probe_ui.reading.presence import (
 )
 from probe_ui.reading.pushback import held_answers
 from probe_ui.reading.refusals import refusal_names, undecided_between
-from probe_ui.reading.structured import described_in_turn, few_shot_layout, findings_per_option
+from probe_ui.reading.structured import (
+    described_in_turn,
+    few_shot_layout,
+    findings_per_option,
+    question_and_answer_lines,
+)
 from probe_ui.reading.subject import (
     SAME_AS,
     answer_from_predicate,
@@ -2175,6 +2180,12 @@ def doubts(text: str, item: Item, method: str, label: str | None = None, *, refu
         found.append("mimic")  # "A. Present - a 9 mm density ..., though it is most likely due to a nipple shadow."
     if method not in {"exact", "structured"} and undercut.measure_unavailable(t, item):
         found.append("deferred")  # "No. ... Its craniocaudal span cannot be measured on a single axial image, ..."
+    if method not in {"exact", "structured"} and undercut.both_fit(t):
+        found.append("alternative")  # "Prostatic enlargement and a stone would both fit what I see."
+    if method not in _MARKED and undercut.named_as_a_view(t, item, label):
+        found.append("other words")  # "On the frontal and lateral views together, ..." read as "Lateral segment"
+    if question_and_answer_lines(t, item):
+        found.append("transcript")  # "Q: segment of the left middle lobe ...?\nA: On the frontal ..."
     if method not in _MARKED and (is_truncated(t) or (method == "final_verdict" and _cut_on_the_other_side(t))):
         found.append("truncated")  # (a declared answer ends the reply: "...: B: No")
     if _THINKING.search(t) or (method not in _MARKED and _REASONING.search(t)):

@@ -1,5 +1,6 @@
-"""Words after an answer that take its ground away: the image "actually" shows another answer, the finding is put down
-to a mimic, or the measure the answer rests on is said to be impossible on this image.
+"""Words that take a reading's ground away: the image "actually" shows another answer, the finding is put down to a
+mimic, the measure the answer rests on is said to be impossible on this image, two answers are said to both fit, or
+the option's word is only the name of a view ("lateral views" read as the "Lateral segment").
 
 Why a module: each of these leaves the answer standing in words while the reply itself removes what it stood on. A
 careful clinician reading "A. Present - ..., though it is most likely due to a nipple shadow." does not record a
@@ -105,5 +106,43 @@ def measure_unavailable(text: str, item: Item) -> bool:
             if _ASKS_SIZE.search(item.question):
                 return True
         elif _AN_ATTRIBUTE.search(judged) is None and asked & finding_stems(judged):
+            return True
+    return False
+
+
+# two answers said to fit this image alike ("Prostatic enlargement and a stone would both fit what I see.", held-out
+# batch 178, blind): no choice made (not two findings that both fit one answer, "... both fit fluid", nor two options
+# that fit a detail, "Both fit the age and the night pain", before the reply chooses)
+_FITS = r"(?:fit|explain|match|be\s+(?:possible|consistent|likely|plausible))"
+_THIS_IMAGE = (r"(?=\s*(?:[.;!?\n]|\Z|(?:what\s+(?:I|we)\s+(?:see|can\s+see)|the\s+(?:image|picture|findings|"
+               r"appearance|film|scan|photo)|this\s+(?:image|picture|case|film|scan|appearance)|here)\b))")
+_BOTH_FIT = re.compile(r"(?i)(?:\bboth\s+(?:would\s+|could\s+|might\s+|may\s+)?|\b(?:would|could|might|may)\s+both\s+|"
+                       r"\beither\s+(?:one\s+)?(?:would|could|might|may)\s+)" + _FITS + r"\b" + _THIS_IMAGE)
+
+
+def both_fit(text: str) -> bool:
+    """Whether the reply says two answers both fit."""
+    return _BOTH_FIT.search(text) is not None
+
+
+# a projection's name ("the frontal and lateral views", "on the lateral film")
+_VIEW_WORDS = ("lateral", "oblique", "frontal")
+_AS_A_VIEW = r"(?:\s+and\s+[\w\-]+)?\s+(?:views?|films?|projections?|radiographs?|images?|x-?rays?|decubitus)\b"
+
+
+def named_as_a_view(text: str, item: Item, label: str | None) -> bool:
+    """Choice items: whether the read option's text holds a projection's name ("Lateral segment") and the reply
+    uses that word only for a view ("On the frontal and lateral views together, the consolidation", held-out batch
+    178, blind)."""
+    if item.kind != "choice" or label is None:
+        return False
+    option = item.option_text(label).casefold()
+    for word in _VIEW_WORDS:
+        if not re.search(rf"\b{word}\b", option) or re.search(_AS_A_VIEW, option):
+            continue
+        said = list(re.finditer(rf"(?i)\b{word}\b", text))
+        if said and all(re.match(_AS_A_VIEW, text[m.end():], re.IGNORECASE)
+                        or re.search(r"(?i)\b(?:frontal|oblique|lateral|AP|PA)\s+and\s+\Z", text[:m.start()])
+                        for m in said):
             return True
     return False
