@@ -15803,6 +15803,7 @@ def test_json_fields_against_the_question(reply: str, question: str, choice: str
     ("This is a cherry angioma.\n\nClinically it's a 3 mm dome-shaped papule on the trunk of a middle-aged adult.",
      "C", True),
     ("It's a 3 mm papule.", None, False),
+    ("It's a 12 year old's lesion.", None, False),
     # ... while a letter declared alone, or before a word, still is one
     ("Answer: A", "A", True),
     ("It's B, a dermatofibroma: a 3 mm firm papule with a central white patch.", "B", True),

@@ -382,6 +382,10 @@ _ADVERBS = re.compile(
 )
 
 
+# a number that counts or measures something, after an article ("a 3 mm papule", "a 12-lead ECG", "a 12 year old")
+_COUNT_OR_SIZE = re.compile(r"[ \t]+\d+(?:[.,]\d+)?(?:[ \t]*(?:mm|cm|m|%|-|x|×)|[ \t]+(?!or\b|and\b|to\b)[A-Za-z]{2,})")
+
+
 def _letter_ok(ch: str, opened: bool, rest: str) -> bool:
     """Whether a single letter right after a declaration is an option letter and not a word.
 
@@ -393,8 +397,10 @@ def _letter_ok(ch: str, opened: bool, rest: str) -> bool:
     """
     if opened:
         return True
-    if ch in _ARTICLE_LETTERS and re.match(r"[ \t]+\d+(?:[.,]\d+)?[ \t]*(?:mm|cm|m|%|-|x|×)", rest):
-        return False  # held-out batch 175 (blind): "it's a 3 mm dome-shaped papule" (an article before a size)
+    if ch in _ARTICLE_LETTERS and _COUNT_OR_SIZE.match(rest):
+        # held-out batch 175 (blind): "it's a 3 mm dome-shaped papule", "It's a 12 year old's lesion" (an article
+        # before a number that counts or measures something; not "a 3 or 4")
+        return False
     w = re.match(r"[ \t]+([A-Za-z]+)", rest)
     if not w:
         return True
