@@ -15789,6 +15789,12 @@ def test_held_out_176_markings_absent_beyond_the_line(reply: str, question: str,
      False),
     ('{"answer": "yes", "pleural_effusion": true, "confidence": "low"}',
      "Is pleural effusion present? (please answer yes/no)", None, False),
+    # ... and so does a label in a field of another name (not free text there) ...
+    ('{"final answer": "no", "pleural_effusion": true}', "Is pleural effusion present? (please answer yes/no)", None,
+     False),
+    ('{"result": "No", "pleural_effusion": true}', "Is pleural effusion present? (please answer yes/no)", None, False),
+    ('{"diagnosis": "right pleural effusion", "pleural_effusion": true}',
+     "Is pleural effusion present? (please answer yes/no)", "yes", True),
     # ... and an answer field that agrees, or a boolean answer field, reads as before
     ('{"answer": "yes", "pleural_effusion": true}', "Is pleural effusion present? (please answer yes/no)", "yes", True),
     ('{"answer": false}', "Is this a CT scan? (please answer yes/no)", "no", True),
@@ -15838,3 +15844,47 @@ def test_held_out_178_no_choice_made(reply: str, item: str, choice: str | None, 
                      "Superior segment"), "Which segment of the left middle lobe shows the consolidation?")}[item]
     answer = extract(reply, "choice", ABCD, options, question=question)
     assert answer.sure == sure and (answer.choice == choice or not sure), answer
+
+
+@pytest.mark.parametrize(("reply", "choice"), [
+    # "I think" stays a hedge: a review of a draft that set it aside (held-out batches 169-180) found doubt that only
+    # these words carried ("if I'm wrong it's A", another's view trusted more, a fallback named), read sure and wrong
+    ("i think it is still melanoma, A.", "A"),
+    ("I think B, but if I'm wrong it's A.", None),
+    ("I think B, but the radiologist said A and I trust her more.", None),
+    ("I think B. Alternatively, A.", None),
+    ("I think B; I could easily be persuaded it's A.", None),
+])
+def test_i_think_stays_a_hedge(reply: str, choice: str | None) -> None:
+    answer = extract(reply, "choice", ABCD, ("Melanoma", "Seborrheic keratosis", "Dermatofibroma", "Nevus"),
+                     question="What is this skin lesion?")
+    assert not answer.sure and (choice is None or answer.choice == choice), answer
+
+
+@pytest.mark.parametrize(("reply", "question", "choice", "sure", "refusal"), [
+    # held-out batches 179-180: declines in other words are no answer, and say so ...
+    ("There's no picture in this conversation yet — please upload the radiograph and I'll take a look.",
+     "Is this an X-ray of the hand?", None, False, True),
+    ("I can't review the physician's answer without the film itself; only the question and the options came through.",
+     "Is there a pneumothorax?", None, False, True),
+    ("sorry, no image here to look at", "Is there a pneumothorax?", None, False, True),
+    ("Only a 32×32-pixel thumbnail arrived; the retinal vessels can't be resolved, so I won't grade this.",
+     "Is there diabetic retinopathy?", None, False, True),
+    ("Sex isn't something I'll read off this film.", "Is the patient male?", None, False, True),
+    # (a review of these rules: an image word after "there's no" names no missing image, and not grading that is the
+    # answer, or a limit said with a "but", is no decline)
+    ("No. There's no scan evidence of a fracture.", "Is there a fracture?", "no", True, False),
+    ("No. There's no image here that shows a fracture line.", "Is there a fracture?", "no", True, False),
+    ("Proliferative, so yes. I won't grade it.", "Is this proliferative diabetic retinopathy?", "yes", True,
+     False),
+    ("Yes. The patient is rotated, which limits me slightly, but the angle is clearly blunted.",
+     "Is there a pleural effusion?", "yes", True, False),
+    # ... a reply that blames the image and still answers is a guess ...
+    ("image very small, hard to see. probably no mass", "Is there a mass?", "no", False, True),
+    # ... and a finding said to be absent is no decline
+    ("There's no pneumothorax; lung markings reach the chest wall.", "Is there a pneumothorax?", "no", True, False),
+])
+def test_held_out_179_180_declines_in_other_words(reply: str, question: str, choice: str | None, sure: bool,
+                                                  refusal: bool) -> None:
+    answer = extract(reply, "yesno", YN, (), question=question)
+    assert (answer.choice, answer.sure, answer.refusal) == (choice, sure, refusal), answer

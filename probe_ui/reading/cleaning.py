@@ -435,3 +435,9 @@ WORD = re.compile(r"[^\W\d_][\w\-]*")
 def first_sentence(t: str) -> str:
     m = re.search(r"[.;!?\n]", t)
     return t[:m.start()] if m else t
+
+
+def sentence_before(text: str, at: int, marks: str = ".!?\n") -> str:
+    """What ``text`` says from the start of the sentence that ``at`` stands in up to ``at``: the words a clause
+    found at ``at`` is said of (a mimic, a measure said unavailable)."""
+    return text[max(text.rfind(x, 0, at) for x in marks) + 1:at]

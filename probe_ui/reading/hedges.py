@@ -46,6 +46,8 @@ SELF_DOUBT = re.compile(
     r"\b(?:could|might)\s+(?:look|appear)\s+(?:identical|the\s+same|just\s+like)\b|"
     r"\b(?:could|might)\s+(?:give|produce|cause)\s+an?\s+identical\b|"
     r"\b(?:I|we)\s+(?:may|might|could)\s+have\s+(?:misjudged|missed|misread|overcalled|overlooked)\b|"
+    # a review of held-out batches 179-180's rules: "I think B; I could easily be persuaded it's A." (read A)
+    r"\bI\s+(?:could|might|can)\s+(?:easily\s+|well\s+|readily\s+)?be\s+(?:persuaded|convinced|talked\s+into)\b|"
     r"\b(?:might|may)\s+not\s+be\s+as\s+[\w\-]+\s+as\s+it\s+(?:looks|seems|appears)\b|"
     r"\b(?:might|may|could)\s+be\s+what\s+(?:we're|we\s+are|I'm|I\s+am)\s+seeing\b|"
     r"\b(?:could|may|might)\s+(?:equally|just\s+as\s+well)\s+(?:represent|reflect|indicate)\b|"

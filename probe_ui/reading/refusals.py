@@ -197,7 +197,10 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
     ("no-ability", r"\b(?:i|and)\s+(?:don't|do\s+not)\s+have\s+(?:the\s+)?(?:ability|access|capability)\b"
                    # held-out batch 154: "reading radiographs isn't something I'm able to do"
                    r"|\b(?:isn't|is\s+not)\s+something\s+(?:I'm\s+able\s+to|I\s+am\s+able\s+to|I\s+can)\s+"
-                   r"(?:do|help\s+with|offer)\b" + _NO_BUT,
+                   r"(?:do|help\s+with|offer)\b"
+                   # held-out batch 179: "Sex isn't something I'll read off this film."
+                   r"|\b(?:isn't|is\s+not)\s+something\s+I(?:'ll|\s+will|\s+can)\s+(?:read|infer|judge|determine|tell|"
+                   r"guess|say)\b" + _NO_BUT,
      "I don't have the ability to view images."),
     ("no-image-provided",
      r"\bno\s+" + _IMAGE + r"\s+(?:was\s+|is\s+|has\s+been\s+)?(?:provided|attached|uploaded|shared|included|"
@@ -223,6 +226,11 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
      r"|\bnothing\s+(?:was\s+|has\s+been\s+)?(?:attached|uploaded)\b"
      r"|\b(?:just|only)\s+(?:the\s+|your\s+)?(?:question|prompt)\s+text\b"
      r"|\b(?:just|only)\s+(?:the\s+|your\s+)?text\s+of\s+(?:the|your)\s+question\b"
+     # held-out batch 180: "only the question and the options came through", "sorry, no image here to look at"
+     r"|\b(?:just|only)\s+(?:the\s+|your\s+)?(?:question|prompt)(?:\s+text)?(?:\s+and\s+(?:the\s+)?(?:options|choices|"
+     r"answer\s+options))?\s+(?:came|come|has\s+come|have\s+come|got)\s+through\b(?![^.!?\n]*\bbut\b)"
+     r"|\bno\s+" + _IMAGE + r"\s+here\b(?=\s+to\s+(?:look\s+at|see|review|read|assess)\b|"
+     r"[ \t]*(?:[.,;:!\u2013\u2014]|\Z))"
      # batch 24: "The message contains no image. Kindly attach ...": what the message holds, without the image
      r"|\b(?:message|request|prompt|question|conversation|chat|upload|post)\s+(?:contains|contained|has|had|holds|"
      r"includes|included|carries|came\s+with)\s+no\s+(?:attached\s+)?" + _IMAGE
@@ -258,7 +266,15 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
     ("asks-for-image",
      r"\b(?:could|can|would)\s+you\s+(?:please\s+)?(?:try\s+)?(?:re-?send|re-?upload|re-?attach|re-?share)\w*\b"
      r"|\b(?:could|can|would)\s+you\s+(?:please\s+)?(?:try\s+)?(?:send|upload|attach|share|export|post)(?:ing)?\s+"
-     r"(?:[\w\-]+\s+){0,5}?again\b",
+     r"(?:[\w\-]+\s+){0,5}?again\b"
+     # held-out batch 179: "I need to stop short of choosing an answer here, ... If you can re-upload the full image"
+     r"|\bif\s+you\s+(?:can|could)\s+(?:please\s+)?re-?(?:upload|send|attach|share)\b"
+     r"|\bstop\s+short\s+of\s+(?:choosing|picking|giving|committing\s+to)\s+(?:an?\s+|any\s+)?(?:answer|option|"
+     r"diagnosis)\b"
+     # held-out batch 180: "Could you export the image directly instead?" (the image itself, in place of what came)
+     r"|\b(?:could|can|would)\s+you\s+(?:please\s+)?(?:try\s+)?(?:send|upload|attach|share|export|post)(?:ing)?\s+"
+     r"(?:the|your|this|that)\s+(?:original\s+|actual\s+|full\s+)?" + _IMAGE + r"\s+(?:itself\s+|directly\s+)+"
+     r"(?:instead\b)?",
      "Could you try attaching the image again?"),
     # the question needs what an image cannot give: "requires in-person examination and possibly a biopsy"
     ("needs-examination",
@@ -317,6 +333,11 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
      r"appears\s+to\s+(?:have|be))\s+)?(?:\w+\s+)?(?:expired|broken|dead|invalid|inaccessible)\b"
      r"|\bthere\s+(?:is|seems\s+to\s+be|appears\s+to\s+be)\s+no\s+(?:attached\s+)?" + _IMAGE
      + r"\b(?!\s+(?:artifacts?|artefacts?|quality|noise|degradation|distortion|blur))"
+     # held-out batch 180: "There's no picture in this conversation yet" (where the message went, or nothing after: not
+     # "There's no scan evidence of a fracture", "There's no image here that shows a fracture line", a review)
+     r"|\bthere's\s+no\s+(?:attached\s+)?" + _IMAGE + r"(?=[ \t]*(?:[.,;:!\u2013\u2014]|\Z)|\s+(?:attached|"
+     r"in\s+(?:this|the|your|our)\s+(?:message|chat|conversation|thread|upload|post)|here(?![ \t]+that\b)|"
+     r"with\s+(?:your|the|this)\s+(?:message|question)|to\s+(?:look\s+at|review|see|read|assess))\b)"
      # batch 41: "The upload seems to have failed — I only received an empty file."
      r"|\b(?:upload|" + _IMAGE + r")\s+(?:seems\s+to\s+have\s+|appears\s+to\s+have\s+|has\s+)?failed\b"
      r"|\b(?:only\s+)?(?:received|got)\s+(?:only\s+)?an?\s+(?:empty|blank|zero[\s\-]byte)\s+(?:" + _IMAGE
@@ -405,6 +426,11 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
                 r"|\bi(?:'ll|\s+will|'d|\s+would|\s+must|\s+have\s+to)\s+(?:have\s+to\s+)?leave\s+(?:this|that|it|"
                 r"the\s+question)(?:\s+one)?\s+(?:unanswered|open|blank)\b"
                 r"|\bi\s+(?:won't|will\s+not)\s+answer\s+(?:this|that|it)\b"
+     # held-out batch 180: "the retinal vessels can't be resolved, so I won't grade this." (what is graded said not to
+     # be seen: not "This is not a spondylolisthesis, so I won't grade it.", "It's proliferative. I won't grade this.",
+     # where not grading is the answer or follows it, a review)
+     r"|\b(?:can't|cannot|can\s+not|couldn't|could\s+not)\s+be\s+(?:resolved|seen|made\s+out|visuali[sz]ed|assessed|"
+     r"evaluated)\b[^.;!?\n]{0,20}?\bso\s+i\s+(?:won't|will\s+not)\s+(?:grade|stage|classify|score|assess)\b"
                 # batch 17: "so I won't give a yes or no here"; "I'd prefer to leave the patient's sex to the clinical
                 # record rather than infer it ..."
                 r"|\bi\s+(?:won't|will\s+not)\s+(?:give|offer|provide|commit\s+to|"
@@ -676,6 +702,9 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
      r"(?:[\w\-]+\s+)?(?:assessment|evaluation|interpretation|measurement|reading)s?\b"
      # batch 40: "Only a narrow strip around the joint line is within the frame, limiting assessment.": the participle
      # after a comma
+     # held-out batch 180: "Only the upper half of the chest is in the frame, which limits me; ..." (said alone: not
+     # "which limits me slightly, but ...", "It limits me in no way.", a review)
+     r"|\b(?:which|that|this)\s+(?:severely\s+|greatly\s+|significantly\s+)?limits\s+me(?=[ \t]*[;.])"
      r"|,[ \t]*(?:severely\s+|greatly\s+|significantly\s+)?limiting\s+(?:(?:the|my|any)\s+)?"
      r"(?:assessment|evaluation|interpretation|measurement|reading)s?\b",
      "Only the proximal thighs are in the field of view, which limits assessment."),
@@ -768,6 +797,10 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
      r"(?:from|on|with)\s+"
      r"(?:such\s+)?(?:an?\s+|the\s+|this\s+|that\s+)?(?=[^.;!?\n]{0,40}?\b" + _FAULT + r"\b)"
      r"(?:[\w\-]+,?\s+(?:and\s+)?){0,4}?" + _FRAME + r"s?\b"
+     # held-out batch 180: "image very small, hard to see. probably no mass" (the image too small, then hard to see)
+     r"|\b" + _IMAGE + r"\s+(?:is\s+|was\s+)?(?:very|too|really|quite|so|extremely)\s+small\b[ \t]*[,;:\-\u2013\u2014]"
+     r"[ \t]*(?:and\s+|so\s+)?(?:it's\s+|it\s+is\s+)?(?:hard|difficult|impossible)\s+to\s+(?:see|tell|say|judge|"
+     r"make\s+out)\b"
      # batch 20: a fault before its image, then doubt ("very small low res image, not sure, maybe child")
      r"|\b" + _FAULT + r"\s+" + _FRAME + r"s?\b[ \t]*[,;:\-\u2013\u2014][ \t]*(?:so\s+|and\s+)?(?:i'm\s+|i\s+am\s+)?"
      r"(?:not\s+(?:really\s+|entirely\s+|very\s+)?(?:sure|certain|confident)|unsure|uncertain)\b"

@@ -96,7 +96,16 @@ def boolean_field_label(text: str, item: Item) -> str | None:
     stated = {item.exact(v) or item.exact(re.split(r"[\W_]+", v.strip(), maxsplit=1)[0])
               for key, v in value.items() if isinstance(key, str) and key.casefold() in _ANSWER_KEYS
               and isinstance(v, str) and v.strip()}
+    # (fields that may hold the answer in other names, '{"final answer": "no", "effusion": true}': counted only where
+    # their value is a label, since they often hold free text, '"diagnosis": "right pleural effusion"')
+    stated |= {item.exact(v.strip()) for key, v in value.items() if isinstance(key, str) and isinstance(v, str)
+               and re.sub(r"[\s\-]+", "_", key.strip().casefold()) in _OTHER_ANSWER_KEYS} - {None}
     return None if stated - {label} or _unsure(value) else label
+
+
+#: field names that may hold a JSON reply's answer besides :data:`_ANSWER_KEYS` (spaces and hyphens as "_")
+_OTHER_ANSWER_KEYS = frozenset({"final_answer", "response", "result", "diagnosis", "verdict", "conclusion",
+                                "final_response", "reply"})
 
 
 def _unsure(value: Mapping[str, Any]) -> bool:

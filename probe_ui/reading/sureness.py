@@ -1375,6 +1375,8 @@ def _refinements_of(text: str, item: Item, label: str) -> str:
     text, or the label word, as written) and names no answer, nothing asked, no negation and no other explanation
     ("Benign, probably a fibroadenoma"; not "Adult, probably elderly", "Left hip, probably bilateral", "...,
     probably not")."""
+    if not _REFINING_HEDGE.search(text):
+        return text  # (no grade word to blank: most replies, read on every hedge check)
     asked = asked_stems(item.question) if item.question else set()
     # (any word of another option: "A. Non-proliferative diabetic retinopathy, possibly proliferative.")
     others = {overlap.stem(w.casefold()) for opt, lab in item.option_map if lab != label

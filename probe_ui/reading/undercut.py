@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 
+from probe_ui.reading.cleaning import sentence_before
 from probe_ui.reading.item import Item
 from probe_ui.reading.presence import asked_stems, finding_stems
 from probe_ui.reading.weighing import named_in
@@ -83,7 +84,7 @@ def put_down_to_a_mimic(text: str, item: Item, label: str | None) -> bool:
         return False  # (an incorrect premise, "none of the above": what a mimic supports too)
     asked = asked_stems(item.question) if item.question else frozenset()
     for m in _PUT_DOWN_TO_A_MIMIC.finditer(text):
-        before = text[max(text.rfind(x, 0, m.start()) for x in ".!?;\n") + 1:m.start()]
+        before = sentence_before(text, m.start(), ".!?;\n")
         if _ANOTHER_THING.search(before):
             continue
         if _OF_THE_ANSWER.search(before) or asked & finding_stems(before) or label in named_in(before, item):
@@ -101,7 +102,7 @@ def measure_unavailable(text: str, item: Item) -> bool:
     for m in _NOT_ON_ONE_IMAGE.finditer(text):
         if _SETTLED_ANYWAY.search(m.group(0)):
             continue
-        judged = text[max(text.rfind(x, 0, m.start()) for x in ".!?\n") + 1:m.start()]
+        judged = sentence_before(text, m.start())
         if _A_SIZE.search(judged):
             if _ASKS_SIZE.search(item.question):
                 return True
