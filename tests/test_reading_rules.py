@@ -15888,3 +15888,18 @@ def test_held_out_179_180_declines_in_other_words(reply: str, question: str, cho
                                                   refusal: bool) -> None:
     answer = extract(reply, "yesno", YN, (), question=question)
     assert (answer.choice, answer.sure, answer.refusal) == (choice, sure, refusal), answer
+
+
+@pytest.mark.parametrize(("reply", "choice", "sure", "refusal"), [
+    # held-out batch 181 (blind): a linking verb and a word of degree, with nothing after it, is a reply cut off ...
+    ("looking at the wrist there is a small bump on the back of the radius and the line of the bone there seems a "
+     "little", None, False, False),
+    # ... not a whole sentence that ends in one
+    ("No fracture; the cortex is intact and the alignment looks very good.", "no", True, False),
+    # held-out batch 182: the study itself, which did not come, is a decline
+    ("I can't weigh in on whether the physician is right without the film itself, and none came through with the "
+     "question.", None, False, True),
+])
+def test_held_out_181_182_cut_off_and_declined(reply: str, choice: str | None, sure: bool, refusal: bool) -> None:
+    answer = extract(reply, "yesno", YN, (), question="Is there a fracture of the radius?")
+    assert (answer.choice, answer.sure, answer.refusal) == (choice, sure, refusal), answer

@@ -306,7 +306,10 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
      # (a hostile review of 5f68aa0: "without the CT images from last year for comparison" lacks a prior, not the image)
      + r"(?!\s+(?:artifacts?|artefacts?|degradation|noise|quality|distortion)"
      r"|\s+from\s+(?:last|the\s+(?:previous|prior|earlier))|[^.;!?\n]{0,40}\bfor\s+comparison)"
-     r"|\bwithout\s+(?:seeing|viewing|access\s+to)\s+(?:the|an|this|any|your)\s+(?:actual\s+)?" + _STUDY + r"\b",
+     r"|\bwithout\s+(?:seeing|viewing|access\s+to)\s+(?:the|an|this|any|your)\s+(?:actual\s+)?" + _STUDY + r"\b"
+     # held-out batches 180 and 182: "I can't weigh in on whether the physician is right without the film itself, and
+     # none came through with the question." (the study itself, which did not come)
+     r"|\bwithout\s+(?:the|your)\s+(?:actual\s+)?(?:" + _IMAGE + "|" + _STUDY + r")s?\s+(?:itself|themselves)\b",
      "Without the image I can't be certain."),
     ("cannot-see-markers",
      r"\b(?:can(?:\s*not|'t)|could(?:\s*not|n't)|(?:do|does)\s*(?:not|n't)|unable\s+to|not\s+able\s+to)\s+"

