@@ -429,11 +429,12 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
                 r"|\bi(?:'ll|\s+will|'d|\s+would|\s+must|\s+have\s+to)\s+(?:have\s+to\s+)?leave\s+(?:this|that|it|"
                 r"the\s+question)(?:\s+one)?\s+(?:unanswered|open|blank)\b"
                 r"|\bi\s+(?:won't|will\s+not)\s+answer\s+(?:this|that|it)\b"
-     # held-out batch 180: "the retinal vessels can't be resolved, so I won't grade this." (what is graded said not to
-     # be seen: not "This is not a spondylolisthesis, so I won't grade it.", "It's proliferative. I won't grade this.",
-     # where not grading is the answer or follows it, a review)
-     r"|\b(?:can't|cannot|can\s+not|couldn't|could\s+not)\s+be\s+(?:resolved|seen|made\s+out|visuali[sz]ed|assessed|"
-     r"evaluated)\b[^.;!?\n]{0,20}?\bso\s+i\s+(?:won't|will\s+not)\s+(?:grade|stage|classify|score|assess)\b"
+                # held-out batch 180: "the retinal vessels can't be resolved, so I won't grade this." (what is graded
+                # said not to be seen: not "This is not a spondylolisthesis, so I won't grade it.", "It's
+                # proliferative. I won't grade this.", where not grading is the answer or follows it, a review)
+                r"|\b(?:can't|cannot|can\s+not|couldn't|could\s+not)\s+be\s+(?:resolved|seen|made\s+out|"
+                r"visuali[sz]ed|assessed|evaluated)\b[^.;!?\n]{0,20}?\bso\s+i\s+(?:won't|will\s+not)\s+(?:grade|"
+                r"stage|classify|score|assess)\b"
                 # batch 17: "so I won't give a yes or no here"; "I'd prefer to leave the patient's sex to the clinical
                 # record rather than infer it ..."
                 r"|\bi\s+(?:won't|will\s+not)\s+(?:give|offer|provide|commit\s+to|"
@@ -703,11 +704,11 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
     ("limits-assessment",
      r"\b(?:which|that|this|it)\s+(?:severely\s+|greatly\s+|significantly\s+)?limits\s+(?:(?:the|my|any|a)\s+)?"
      r"(?:[\w\-]+\s+)?(?:assessment|evaluation|interpretation|measurement|reading)s?\b"
-     # batch 40: "Only a narrow strip around the joint line is within the frame, limiting assessment.": the participle
-     # after a comma
      # held-out batch 180: "Only the upper half of the chest is in the frame, which limits me; ..." (said alone: not
      # "which limits me slightly, but ...", "It limits me in no way.", a review)
      r"|\b(?:which|that|this)\s+(?:severely\s+|greatly\s+|significantly\s+)?limits\s+me(?=[ \t]*[;.])"
+     # batch 40: "Only a narrow strip around the joint line is within the frame, limiting assessment.": the participle
+     # after a comma
      r"|,[ \t]*(?:severely\s+|greatly\s+|significantly\s+)?limiting\s+(?:(?:the|my|any)\s+)?"
      r"(?:assessment|evaluation|interpretation|measurement|reading)s?\b",
      "Only the proximal thighs are in the field of view, which limits assessment."),
