@@ -15903,3 +15903,66 @@ def test_held_out_179_180_declines_in_other_words(reply: str, question: str, cho
 def test_held_out_181_182_cut_off_and_declined(reply: str, choice: str | None, sure: bool, refusal: bool) -> None:
     answer = extract(reply, "yesno", YN, (), question="Is there a fracture of the radius?")
     assert (answer.choice, answer.sure, answer.refusal) == (choice, sure, refusal), answer
+
+
+_SIDE = ("left side", "right side", "bilateral", "no effusion")
+_FEMUR = ("Left femur", "Right femur", "Both femurs", "No fracture")
+
+
+@pytest.mark.parametrize(("reply", "options", "choice", "sure"), [
+    # held-out batch 181 (blind): a lower-case reply's closing letter with a full stop after it is its answer, as one
+    # without is ("hamartoma d", batch 162)
+    ("both femoral necks and shafts have smooth unbroken cortex and shentons line is continuous on each side, so "
+     "there is no fracture, d.", _FEMUR, "D", True),
+    # ... with the same guards: a letter against the reply's words, a word that names a thing by its letter
+    ("both femoral necks are intact, so there is no fracture, b.", _FEMUR, None, False),
+    ("rickets from low vitamin d.", _STONE, None, False),
+    # ... but a letter the words do not bear out, where they read nothing, is a guess (before, sure)
+    ("the heart is large, b.", ("Yes", "No"), "B", False),
+    ("cirrhotic liver with portal hypertension, child pugh, b.", _STONE, None, False),
+    # a review of held-out batch 184's rules: a short closing sentence that opens with "or" offers another answer, it
+    # does not correct the one given (before, "... B. Or bilateral." read C surely); "or rather" corrects it
+    ("The right angle is blunted. B. Or bilateral.", _SIDE, None, False),
+    ("The right angle is blunted. B, right side. Or bilateral.", _SIDE, "B", False),
+    ("The right angle is blunted. B. Or rather, bilateral.", _SIDE, "C", True),
+    # ... and the answer it offers may be an option's text that says no, or the option in other words, or no answer
+    ("B, right side. Or no effusion.", _SIDE, "B", False),
+    ("Right side, whether or not it is loculated.", _SIDE, "B", True),
+    ("No effusion. Or not.", _SIDE, "D", False),
+])
+def test_held_out_181_184_closing_letters(reply: str, options: tuple[str, ...], choice: str | None,
+                                          sure: bool) -> None:
+    answer = extract(reply, "choice", ABCD[:len(options)], options, question="Where is it?")
+    assert (answer.choice, answer.sure) == (choice, sure), answer
+
+
+@pytest.mark.parametrize(("reply", "kind", "labels", "options", "question", "choice", "sure"), [
+    # held-out batch 184 (blind): a reply that opens undecided names no answer by a finding's measure after it
+    ("Equivocal — CTR 0.52 on an AP film, which exaggerates heart size anyway.", "yesno", YN, (),
+     "Is the heart enlarged?", None, False),
+    ("CTR 0.62 on a PA film.", "yesno", YN, (), "Is the heart enlarged?", "yes", True),
+    ("CTR 0.6, so yes. Or no, if this is AP.", "yesno", YN, (), "Is the heart enlarged?", "yes", False),
+    ("Idiopathic intracranial hypertension (A). Or venous sinus thrombosis.", "choice", ABCD,
+     ("Idiopathic intracranial hypertension", "Meningioma", "Cerebral venous sinus thrombosis", "Glioma"),
+     "What is the most likely diagnosis?", "A", False),
+    ("Tearing pain, wide mediastinum: C. Or myocardial infarction.", "choice", ABCDE,
+     ("Myocardial infarction", "Pulmonary embolism", "Aortic dissection", "Pneumothorax", "Pericarditis"),
+     "What is the most likely diagnosis?", "A", False),
+    # held-out batches 175-181: the header row of a table of lookalikes ruled out is no hedge ...
+    ("**Answer: B — No free fluid**\n\nNo anechoic stripe in Morison's pouch.\n\n### Pitfalls I considered\n"
+     "| Could be mistaken for fluid | Why it isn't here |\n| --- | --- |\n| Perinephric fat | Echogenic, not black |",
+     "choice", ABCD[:2], ("Free fluid", "No free fluid"), "Is there free fluid?", "B", True),
+    # ... nor is what only one plane allows
+    ("**Answer:** Yes\n\nBoth kidneys and both hips are in one image, from head to feet - which is only possible in "
+     "a coronal section.", "yesno", YN, (), "Is this a coronal image?", "yes", True),
+    # ... but a table's hedged column, and "only possible" said of the answer, still doubt it
+    ("**Answer: B — No free fluid**\n\n| Finding | Possibly fluid |\n| --- | --- |\n| Morison's pouch | a thin "
+     "stripe |", "choice", ABCD[:2], ("Free fluid", "No free fluid"), "Is there free fluid?", "B", False),
+    ("Yes, a coronal image is only possible here, not certain.", "yesno", YN, (), "Is this a coronal image?", "yes",
+     False),
+])
+def test_held_out_175_184_undecided_openings_and_side_hedges(reply: str, kind: str, labels: tuple[str, ...],
+                                                            options: tuple[str, ...], question: str,
+                                                            choice: str | None, sure: bool) -> None:
+    answer = extract(reply, kind, labels, options, question=question)
+    assert (answer.choice, answer.sure) == (choice, sure), answer

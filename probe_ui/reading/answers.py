@@ -576,6 +576,7 @@ def extract(text: str, kind: str, labels: Sequence[str], options: Sequence[str] 
         # count
         clean = _STEP_NUMBER.sub(lambda m: m.group(1) + " " * len(m.group(2)), clean)
     sure_yes_alone = False
+    lower_unborne = False
     if kind == "yesno" and question and len(clean) <= 3000 and (rest := pushback.after_sure_yes(clean)) is not None:
         # batch 85: "Yes, I'm sure — there is no pneumothorax." to "Is there a pneumothorax?" after "Are you sure?":
         # the yes may affirm the reply's sureness rather than answer; where what follows answers no, the reply names
@@ -646,6 +647,9 @@ def extract(text: str, kind: str, labels: Sequence[str], options: Sequence[str] 
                 return Answer(None, "ambiguous", invalid=True, refusal=refusal)
             if said == lab or (lab != "A" and (torn or how in ("none", "truncated"))):
                 clean = clean[:low.start(3)] + low.group(3).upper() + clean[low.end(3):]
+                # (a letter the words do not bear out, where they read nothing, is a guess: "the heart is large, b.",
+                # "cirrhotic liver with portal hypertension, child pugh, b.", a hostile review of held-out batch 181)
+                lower_unborne = said is None and not torn
         lone = _LONE_NUMBER_WORD.match(clean)
         if lone is not None and all(opt.strip().isdigit() for opt, _ in item.option_map):
             # batch 52: "In one word: four." to options 0, 2, 3, 4: a lone number word is the numeral it names
@@ -922,11 +926,13 @@ def extract(text: str, kind: str, labels: Sequence[str], options: Sequence[str] 
             return against
     if label is not None and method in (_BY_MENTION - {"leading"}) | {"synonym"} and (
             (refusal and _says_it_cannot(clean))
-            or _NOT_CALLING_IT.search(clean)):
+            or _NOT_CALLING_IT.search(clean) or (method == "synonym" and _UNDECIDED_OPENING.match(clean))):
         # batch 88: "The image provided appears to be completely black, with no visible anatomical structures. ...
         # Unable to assess for fracture." ("no" read from "no visible"), "I'm not able to determine a person's sex
         # from a medical image. ... breast soft-tissue shadows ...", "**Can't call it either way from this image.** ...
-        # No ascites ...": a reply that says it cannot answer names no answer by the words it uses on the way
+        # No ascites ...": a reply that says it cannot answer names no answer by the words it uses on the way (nor
+        # one that opens undecided, as a mention after such an opening is not, held-out batch 184: "Equivocal — CTR
+        # 0.52 on an AP film, which exaggerates heart size anyway.", read yes from the ratio)
         return Answer(None, "declined" if refusal else "ambiguous", invalid=True, refusal=refusal)
     guess = _GUESS_AFTER_DECLINE.search(clean) if label is None and refusal and method == "none" else None
     if guess is not None:
@@ -942,7 +948,7 @@ def extract(text: str, kind: str, labels: Sequence[str], options: Sequence[str] 
         # professional.": an answer, then a disclaimer of role or care, declines nothing
         refusal = False
     sure = is_sure(clean, item, method, label, refusal=refusal) and not partly_read and not hedged_close \
-        and not sure_yes_alone
+        and not sure_yes_alone and not lower_unborne
     if refusal and _answered_not_declined(clean, item, label, method):
         refusal = False
         if method == "declined":
@@ -2146,6 +2152,12 @@ _ADVICE = re.compile(r"(?i)\b(?:next\s+steps?|should|recommend(?:ed|s|ation)?|re
                      r"consult(?:ation)?|(?:is|are)\s+(?:advised|indicated|warranted))\b")
 
 
+# a short closing sentence that opens with "or" offers another answer beside the one given, it does not correct it (not
+# "Or rather, bilateral.", "Or actually C.")
+_OR_OFFERED = re.compile(r"(?i)[ \t*_]*or\b(?![ \t,]+(?:rather|actually|more[ \t]+(?:precisely|accurately|correctly)|"
+                         r"better|instead|I\s+mean|to\s+be\s+(?:precise|exact|accurate))\b)")
+
+
 def _closing_verdict(text: str, item: Item, refusal: bool, suggested: str | None) -> tuple[str, int, bool] | None:
     """Choice items: the option the reply's closing sentence names, when that sentence is its verdict: it opens
     with a conclusion cue ("Therefore the nodule is cystic.", "Impression: ..."), follows an arrow ("... -> A."),
@@ -2194,6 +2206,8 @@ def _closing_verdict(text: str, item: Item, refusal: bool, suggested: str | None
             return None  # a list ("1. Normal ...", "| A. IIH | ...", "A: No. B: Yes.") ends in one of its items
     if not verdict.strip(" \t.!*_") or TAIL_HEDGE.search(verdict) or "?" in verdict:
         return None
+    if cue is None and arrow is None and _OR_OFFERED.match(verdict):
+        return None  # "... B, right side. Or bilateral.": another answer offered (a review of batch 184)
     found, how = _read(verdict, item, refusal, suggested, corrections=False)
     if found is None or how in ("ambiguous", "truncated") or rejected_by_name(verdict, item, found):
         return None  # (not "Prostatic enlargement (D): no.", a review's last line)

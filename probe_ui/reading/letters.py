@@ -329,12 +329,20 @@ def letters_written_out(text: str, item: Item) -> str:
 
 
 # held-out batch 162: LLaVA writes a whole reply in lower case, its closing option letter too ("silvery scaly plaques
-# over the elbows, psoriasis a", "... popcorn calcium in it, hamartoma d")
-_CLOSING_LOWER = re.compile(r"([^\W\d_][\w'\-]*)([ \t]*[,.][ \t]*|[ \t]+)([a-z])[ \t]*\Z")
+# over the elbows, psoriasis a", "... popcorn calcium in it, hamartoma d"), a full stop after it too (held-out batch
+# 181: "... shentons line is continuous on each side, so there is no fracture, d.")
+_CLOSING_LOWER = re.compile(r"([^\W\d_][\w'\-]*)([ \t]*[,.][ \t]*|[ \t]+)([a-z])[ \t]*\.?[ \t]*\Z")
 _OPENS_LOWER = re.compile(r"[^A-Za-z]*[a-z]")
 # those words, with or without a comma, before a lower-case reply's closing letter ("vitamin d", "kerley, b"), and the
 # everyday ones such a reply writes ("hep c", "group b", "plan b", "grade c")
-_NAMING_WORDS = frozenset(_LETTER_NAMERS + ("hep", "group", "grade", "plan", "zone", "segment"))
+_NAMING_WORDS = frozenset(_LETTER_NAMERS + ("hep", "group", "grade", "plan", "zone", "segment",
+                                             # lettered scales and names (a hostile review of held-out batch 181:
+                                             # "erythema migrans, stage b.", "..., weber, b.", "child pugh, b.")
+                                             "stage", "ao", "weber", "pugh", "bclc", "acr", "balthazar", "lines",
+                                             "kerley's", "haemophilia", "hemophilia", "fisher", "fleischner", "rads",
+                                             "ficat", "gustilo", "mallampati", "bosniak", "density", "debakey"))
+# words after which a letter set off by a comma is still no answer ("c or, d.", "and not, b.")
+_JOINING_WORDS = frozenset("or and not nor than but".split())
 # words of place an article follows in a cut ("the tube tip lies just above a", "fracture of the proximal left a")
 _PLACE_WORDS = frozenset("above below mid middle under over left right upper lower proximal distal inside outside "
                          "within near behind beside anterior posterior".split())
@@ -354,7 +362,7 @@ def closing_lower_letter(text: str, item: Item) -> re.Match[str] | None:
         return None
     word, spaced, lab = m.group(1).casefold(), not m.group(2).strip(), item.letter(m.group(3))
     if lab is None or m.group(3).upper() in item.named_letters or len(word) == 1 \
-            or word in _NAMING_WORDS or (spaced and word in lexicon.FUNCTION_WORDS):
+            or word in _NAMING_WORDS or word in _JOINING_WORDS or (spaced and word in lexicon.FUNCTION_WORDS):
         return None
     if spaced and m.group(3) == "a" and (word in _PLACE_WORDS or not any(
             word in norm(opt).split() for opt, lb in item.option_map if lb == lab)):

@@ -79,7 +79,7 @@ from probe_ui.reading.item import Item
 from probe_ui.reading.letters import lone_letter
 from probe_ui.reading.lexicon import fold_quotes
 from probe_ui.reading.marks import clear_lead, marks_against
-from probe_ui.reading.options import marked_table, mislabelled_options, options_in_words
+from probe_ui.reading.options import marked_table, mislabelled_options, options_in_words, whole_text
 from probe_ui.reading.presence import (
     CLAUSE_NEGATION,
     PRESENCE_QUESTION,
@@ -890,6 +890,11 @@ def _hedged_part(text: str, item: Item, method: str, label: str | None, placed: 
     if "ossible" in text and method != "final_verdict":  # (a closing line under such a heading may be read as the
         #                                                  answer: "- Pleural thickening: no, the density layers.")
         text = blank_matches(_MIMICS_EXCLUDED, text)
+    if "|" in text:
+        text = _PITFALLS_HEADER.sub(lambda m: m.group(0) if _ANSWER_TITLE.search(m.group("title")) else
+                                    "|" + " " * len(m.group("title")), text)
+    if "possible" in text:
+        text = blank_matches(_ONLY_POSSIBLE, text)
     if method == "declaration":
         at = last_declaration(text, item).at
         long_reply = len(text.split()) > LONG_WORDS
@@ -1398,6 +1403,24 @@ def _refinements_of(text: str, item: Item, label: str) -> str:
     return text
 
 
+# held-out batches 175 and 179: the header row of a table of lookalikes the reply rules out ("| Could be mistaken
+# for fluid | Why it isn't here |", "| Possible pre-contrast bright signal | Excluded because |"): the first column's
+# title, no hedge of the answer. Only a header row (a separator line under it) whose second column says each is
+# excluded, not that it is still open ("| Possible alternative | Why it isn't excluded |", "| Still possible | Why
+# not excluded |", a hostile review), and not a title that gives the answer ("| My tentative answer: B | ... |")
+_PITFALLS_HEADER = re.compile(r"(?im)^[ \t]*\|(?P<title>[^|\n]*)(?=\|[ \t]*(?:why[ \t]+(?:it|this|that|they|these|"
+                              r"each)[ \t]+(?:is[ \t]+not|isn't|are[ \t]+not|aren't|was[ \t]+not|wasn't)[ \t]+(?:here|"
+                              r"present|seen|the[ \t]+(?:answer|case|cause|diagnosis))|why[ \t]+(?:excluded|rejected)|"
+                              r"(?:excluded|rejected|ruled[ \t]+out)[ \t]+(?:because|by|since|as))[ \t]*\|[^\n]*"
+                              r"\n[ \t]*\|[ \t]*:?-{3,})")
+_ANSWER_TITLE = re.compile(r"(?i)\b(?:answers?|verdict|impression|diagnosis|conclusion|yes|no)\b"
+                           r"|(?<![\w'])(?-i:[A-E])(?![\w'])")
+# held-out batch 181: what only one kind of image shows ("Both kidneys and both hips are in one image, from head to
+# feet - which is only possible in a coronal section."): a necessity, not a hedge. Not "a fracture is only possible in
+# my view", "only possible at best", "only possible if ...", "the only possible abnormality is ...", "the only possible
+# answer ..., though Ewing can look similar" (hedges, a hostile review)
+_ONLY_POSSIBLE = re.compile(r"(?i)\bwhich[ \t]+is[ \t]+only[ \t]+possible(?=[ \t]+(?:in|on|with)[ \t]+an?[ \t]+"
+                            r"(?!view\b|opinion\b|guess\b|sense\b)[^\W\d_])")
 # held-out batches 145-163: a heading over mimics the reply has set aside ("Possible mimics I ruled out", "Possible
 # mimics excluded"): "possible" names what was weighed, not a doubt (not "Possible mimics I considered: ..., which is
 # not excluded", a review)
@@ -1783,7 +1806,9 @@ _OR_ANOTHER = re.compile(r"(?i)(?:\A|[.,;:!\n\u2013\u2014]|[ \t]-[ \t])[ \t*_]*o
                          r"(?P<end>[.,;:!?\n]|\Z)")
 _OR_ASKS = re.compile(r"(?i)\s*(?:is|was|could|might)\s+it\b")
 _OR_LISTED = re.compile(r"(?i)\b(?:either|whether|between|answer\s+with|reply\s+with|choose|options?)\b")
-_OR_NOT_ANOTHER = re.compile(r"(?i)\s*(?:not|no|rather|more\s+precisely|to\s+be\s+precise)\b")
+# (not "Or no, if this is AP.": the answer no offered, a hostile review of held-out batch 184's rules)
+_OR_NOT_ANOTHER = re.compile(r"(?i)\s*(?:not|no(?![ \t]*(?:[,;:!?]|\.|\Z))|rather|more\s+precisely|"
+                             r"to\s+be\s+precise)\b")
 
 
 def _or_another(text: str, item: Item, label: str | None) -> bool:
@@ -1797,15 +1822,25 @@ def _or_another(text: str, item: Item, label: str | None) -> bool:
         # (unless the reply answers its question at once: "Or pneumonia superimposed? No - ...")
         asked_again = re.search(r"[.!\n][ \t*_]*\Z", text[:m.start() + 1]) is not None \
             and not re.match(r"(?i)[?\s*_]*(?:no|not|unlikely)\b", text[m.end() - 1:])
-        if (m.group("end") == "?" and not _OR_ASKS.match(rest) and not asked_again) or _OR_NOT_ANOTHER.match(rest):
-            continue
+        if rest.strip().casefold() == "not" and m.group("end") in (".", "?", "!", ""):
+            return True  # "No effusion. Or not.": the reply doubts its own answer
+        if (m.group("end") == "?" and not _OR_ASKS.match(rest) and not asked_again) or (
+                _OR_NOT_ANOTHER.match(rest) and not any(lb != label and whole_text(opt).search(norm(rest))
+                                                         for opt, lb in item.option_map)):
+            continue  # (but another option's own text is offered: "B, right side. Or no effusion.", a review)
         before = re.split(r"[.!?\n]", text[:m.start() + 1])[-1]
         if before.strip() and (before.count(",") > 1 or before.count("(") > before.count(")")
                                or _OR_LISTED.search(before)):
             continue  # the last entry of a list ("hypertensive retinopathy (AV nicking), or age-related macular
             # degeneration", "(under 1 cm, 1 to 3 cm, or over 3 cm)", "(Answer with red, green, or blue)")
-        if named_in(rest, item) - {label}:
+        if named_in(rest, item) - {label} or (m.group("end") in ".!" and set(options_in_words(rest, item).named)
+                                              - {label}):
+            # (an option in its words too, where the clause is a sentence of its own: "Idiopathic intracranial
+            # hypertension (A). Or venous sinus thrombosis.", a review)
             return True
+        if label in named_in(rest, item) and named_in(text[:m.start() + 1], item) - {label}:
+            return True  # the reading is the one offered after "or" ("Tearing pain, wide mediastinum: C. Or myocardial
+            #              infarction." read A): the answer given before it is the other of the two (a review)
     return False
 
 
