@@ -1807,7 +1807,7 @@ _OR_ANOTHER = re.compile(r"(?i)(?:\A|[.,;:!\n\u2013\u2014]|[ \t]-[ \t])[ \t*_]*o
 _OR_ASKS = re.compile(r"(?i)\s*(?:is|was|could|might)\s+it\b")
 _OR_LISTED = re.compile(r"(?i)\b(?:either|whether|between|answer\s+with|reply\s+with|choose|options?)\b")
 # (not "Or no, if this is AP.": the answer no offered, a hostile review of held-out batch 184's rules)
-_OR_NOT_ANOTHER = re.compile(r"(?i)\s*(?:not|no(?![ \t]*(?:[,;:!?]|\.|\Z))|rather|more\s+precisely|"
+_OR_NOT_ANOTHER = re.compile(r"(?i)\s*(?:not|no(?![ \t]*(?:[,;:!?.]|\Z))|rather|more\s+precisely|"
                              r"to\s+be\s+precise)\b")
 
 
@@ -1833,12 +1833,12 @@ def _or_another(text: str, item: Item, label: str | None) -> bool:
                                or _OR_LISTED.search(before)):
             continue  # the last entry of a list ("hypertensive retinopathy (AV nicking), or age-related macular
             # degeneration", "(under 1 cm, 1 to 3 cm, or over 3 cm)", "(Answer with red, green, or blue)")
-        if named_in(rest, item) - {label} or (m.group("end") in ".!" and set(options_in_words(rest, item).named)
-                                              - {label}):
+        offered = named_in(rest, item)
+        if offered - {label} or (m.group("end") in ".!" and set(options_in_words(rest, item).named) - {label}):
             # (an option in its words too, where the clause is a sentence of its own: "Idiopathic intracranial
             # hypertension (A). Or venous sinus thrombosis.", a review)
             return True
-        if label in named_in(rest, item) and named_in(text[:m.start() + 1], item) - {label}:
+        if label in offered and named_in(text[:m.start() + 1], item) - {label}:
             return True  # the reading is the one offered after "or" ("Tearing pain, wide mediastinum: C. Or myocardial
             #              infarction." read A): the answer given before it is the other of the two (a review)
     return False
