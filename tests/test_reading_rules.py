@@ -15929,6 +15929,13 @@ _FEMUR = ("Left femur", "Right femur", "Both femurs", "No fracture")
     ("B, right side. Or no effusion.", _SIDE, "B", False),
     ("Right side, whether or not it is loculated.", _SIDE, "B", True),
     ("No effusion. Or not.", _SIDE, "D", False),
+    # a review of held-out batch 181's rules: a closing letter after "e.g." or "i.e." is an example or a gloss, not a
+    # closing sentence of its own (before, "..., e.g. b." read B surely)
+    ("the effusion is on one side only, e.g. b.", _SIDE, "B", False),
+    ("the effusion is on one side only, i.e. b.", _SIDE, "B", False),
+    ("Right side, cf. A.", _SIDE, None, False),
+    # ... while a letter after a full stop of its own still closes the reply
+    ("The angle is blunted on the right only. B.", _SIDE, "B", True),
 ])
 def test_held_out_181_184_closing_letters(reply: str, options: tuple[str, ...], choice: str | None,
                                           sure: bool) -> None:

@@ -437,6 +437,11 @@ def _last_clause(text: str) -> str:
     return t[max((m.end() for m in _LAST_MARK.finditer(t)), default=0):]
 
 
+# a hostile review of held-out batch 181: a reply that closes on a letter after "e.g.", "i.e.", "cf." or "viz." ("the
+# opacity is in the lower zone, e.g. b."): the letter is an example or a gloss of the words before it, and the full
+# stop of the abbreviation makes it look like a closing sentence of its own
+_LETTER_AS_EXAMPLE = re.compile(r"(?i)\b(?:e\.[ \t]?g|i\.[ \t]?e|cf|viz)\.?[ \t]*[,:]?[ \t]*[(\[]?(?:option[ \t]+)?"
+                                r"[a-z][)\]]?[ \t]*[.!]?[ \t]*\Z")
 _LAST_MARK = re.compile(r"(?<!\bvs)(?<!\bv)\.|[!?;:\n]")  # (not the full stop of "vs.")
 # "is not" in widely spoken languages whose glosses do not read it, before or after the noun it denies
 # (Indonesian and Malay "bukan"; Korean "아니다", "아닙니다", "아님", "아닌"; Turkish "değil"; Arabic "ليس"; Chinese
@@ -2217,6 +2222,8 @@ def doubts(text: str, item: Item, method: str, label: str | None = None, *, refu
         found.append("mimic")  # "A. Present - a 9 mm density ..., though it is most likely due to a nipple shadow."
     if method not in {"exact", "structured"} and undercut.measure_unavailable(t, item):
         found.append("deferred")  # "No. ... Its craniocaudal span cannot be measured on a single axial image, ..."
+    if method != "structured" and _LETTER_AS_EXAMPLE.search(t):
+        found.append("example")  # "the opacity is in the lower zone, e.g. b.": a letter given as an example or gloss
     if method not in {"exact", "structured"} and undercut.both_fit(t):
         found.append("alternative")  # "Prostatic enlargement and a stone would both fit what I see."
     if method not in _MARKED and undercut.named_as_a_view(t, item, label):

@@ -82,7 +82,8 @@ DOUBTS = {"refusal": "it declines", "reversal": "it changes its answer", "hedge"
           "each described": "it describes each option in turn, and the answer is only where the list ends",
           "mislabelled": "it writes one option's words with another option's letter ('Mildly enlarged (C)')",
           "opposite": "it places the finding on the other side of what the option names ('below the carina')",
-          "mimic": "it puts the finding down to something that only looks like it ('most likely a nipple shadow')"}
+          "mimic": "it puts the finding down to something that only looks like it ('most likely a nipple shadow')",
+          "example": "its closing letter is given as an example or a gloss ('e.g. B', 'i.e. C')"}
 
 
 @dataclass(frozen=True)
