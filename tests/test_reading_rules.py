@@ -15973,3 +15973,63 @@ def test_held_out_175_184_undecided_openings_and_side_hedges(reply: str, kind: s
                                                             choice: str | None, sure: bool) -> None:
     answer = extract(reply, kind, labels, options, question=question)
     assert (answer.choice, answer.sure) == (choice, sure), answer
+
+
+@pytest.mark.parametrize(("reply", "kind", "labels", "options", "question", "choice", "sure", "refusal"), [
+    # a reader check of 2026-12 (older findings of the reviews): an image placeholder after a word of absence is the
+    # image the reply lacks ("there is no <image>" read "no", surely, once the placeholder was dropped) ...
+    ("there is no <image>", "yesno", YN, (), "Is there a fracture?", None, False, True),
+    ("There is no <image>, so I cannot tell.", "yesno", YN, (), "Is there a fracture?", None, False, True),
+    # ... as "I see no image." and a reply that is only "No image." are declines ...
+    ("I see no image.", "yesno", YN, (), "Is there a fracture?", None, False, True),
+    ("No image.", "yesno", YN, (), "Is there a fracture?", None, False, True),
+    # ... while the placeholder of an echoed turn, and no fracture seen on the image, are not
+    ("USER: <image>\nIs there a fracture?\nASSISTANT: No.", "yesno", YN, (), "Is there a fracture?", "no", True,
+     False),
+    ("I see no fracture on this image.", "yesno", YN, (), "Is there a fracture?", "no", True, False),
+    # a letter the reply says would not be right names no answer (before, C surely) ...
+    ("Option C would not be correct here.", "choice", ABCD, ("Pneumothorax", "Pleural effusion", "Pneumonia",
+                                                            "Atelectasis"), "What is the most likely diagnosis?",
+     None, False, False),
+    ("Option C wouldn't be honest.", "choice", ABCD, ("Pneumothorax", "Pleural effusion", "Pneumonia", "Atelectasis"),
+     "What is the most likely diagnosis?", None, False, False),
+    # ... and one it would pick still does
+    ("C would be my pick.", "choice", ABCD, ("Pneumothorax", "Pleural effusion", "Pneumonia", "Atelectasis"),
+     "What is the most likely diagnosis?", "C", True, False),
+    # "both" read as "bilateral" from a reply that calls both sides normal is a guess (before, sure) ...
+    ("Both costophrenic angles are sharp.", "choice", ABCD, _SIDE, "Where is the pleural effusion?", "C", False,
+     False),
+    # ... not where both are blunted, or something else is called clear in another clause
+    ("Both angles are blunted.", "choice", ABCD, _SIDE, "Where is the pleural effusion?", "C", True, False),
+    ("C. Both angles are blunted, the lungs are otherwise clear.", "choice", ABCD, _SIDE,
+     "Where is the pleural effusion?", "C", True, False),
+])
+def test_reader_check_placeholders_would_not_and_both_normal(reply: str, kind: str, labels: tuple[str, ...],
+                                                            options: tuple[str, ...], question: str,
+                                                            choice: str | None, sure: bool, refusal: bool) -> None:
+    answer = extract(reply, kind, labels, options, question=question)
+    assert (answer.choice, answer.sure, answer.refusal) == (choice, sure, refusal), answer
+
+
+@pytest.mark.parametrize(("reply", "kind", "labels", "options", "question", "choice", "sure"), [
+    # held-out batch 186 (blind): an answer given first, then two weighed and "I can't settle between the two", is a
+    # guess (before, A surely) ...
+    ("Arterial phase (A). Although, the portal vein is already fairly bright, which would fit a late arterial or an "
+     "early portal phase - I can't settle between the two from this slice.", "choice", ABCD[:3],
+     ("Arterial phase", "Portal venous phase", "Delayed phase"), "Which contrast phase is this?", "A", False),
+    # ... as it is not where the reply settles ("I can settle it")
+    ("Arterial phase (A): the aorta is bright and the portal vein is still dark.", "choice", ABCD[:3],
+     ("Arterial phase", "Portal venous phase", "Delayed phase"), "Which contrast phase is this?", "A", True),
+    # a place word after "the" with nothing after it is a cut ("in the left lower"), not "on the left" or "in the
+    # lower left"
+    ("The opacity is in the left lower", "choice", ABCD, ("bibasilar area and left lower lung area",
+                                                          "bilateral area and bibasilar area", "left basilar area",
+                                                          "left basal area"),
+     "Where in the image is the lung opacity located?", None, False),
+    ("The effusion is on the left", "choice", ABCD, _SIDE, "Where is the pleural effusion?", "A", True),
+])
+def test_held_out_186_torn_and_cut_at_a_place(reply: str, kind: str, labels: tuple[str, ...],
+                                              options: tuple[str, ...], question: str, choice: str | None,
+                                              sure: bool) -> None:
+    answer = extract(reply, kind, labels, options, question=question)
+    assert (answer.choice, answer.sure) == (choice, sure), answer

@@ -90,7 +90,11 @@ TORN = re.compile(r"(?i)\bI(?:'m|\s+am)\s+(?:still\s+|honestly\s+|really\s+|a\s+
                   r"(?:\A|[.!?:\n])[\s*_#>\-]*(?:the\s+answer\s+is\s+|it's\s+|it\s+is\s+)?(?:both\s+)?"
                   r"(?:yes[ \t]+and[ \t]+no|no[ \t]+and[ \t]+yes)\b(?![ \t]+(?:questions?|answers?|format)\b)|"
                   r"\bI\s+keep\s+(?:going|flipping|switching|coming)\s+back\s+and\s+forth\b|"
-                  r"\bI(?:'m|\s+am)\s+(?:still\s+)?(?:going|flipping|switching)\s+back\s+and\s+forth\b")
+                  r"\bI(?:'m|\s+am)\s+(?:still\s+)?(?:going|flipping|switching)\s+back\s+and\s+forth\b|"
+                  # held-out batch 186: "... which would fit a late arterial or an early portal phase — I can't settle
+                  # between the two from this slice." (an answer given first, then two weighed and none chosen)
+                  r"\bI\s+(?:can't|cannot|can\s+not|cant|couldn't|could\s+not)\s+(?:honestly\s+|really\s+|quite\s+)?"
+                  r"(?:settle|decide|choose|pick)\s+(?:between|on\s+one\s+of)\s+(?:the\s+two|them|these|those|both)\b")
 
 #: the words that make a reading a guess, wherever they stand in the part of the reply that gives the answer
 HEDGE = re.compile(

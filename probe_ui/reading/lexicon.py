@@ -19,7 +19,7 @@ import unicodedata
 
 __all__ = [
     "ABOUT_CASE", "GENERIC", "ESCAPE_KINDS", "dismissed", "escape_kind_of_option", "escape_kind_of_reply",
-    "fold_quotes", "strip_debris",
+    "fold_quotes", "placeholder_named", "strip_debris",
     "translate", "mask_idioms", "foreign_yes_no",
 ]
 
@@ -82,6 +82,8 @@ _DEBRIS = re.compile(
     r"|<end_of_utterance>|<fake_token_around_image>",
     re.IGNORECASE,
 )
+# an image placeholder where the reply means "the image" after a word of absence ("there is no <image>")
+_PLACEHOLDER_ABSENT = re.compile(r"(?i)\b(no|without|any|missing)[ \t]*<(?:image|start_of_image)>")
 # the role a template prints before the reply: "<start_of_turn>model\n", "<|im_start|>assistant\n", "ASSISTANT:"
 # (batch 26: "###Assistant: ...", the role in a markdown heading's hashes)
 _ROLE = re.compile(r"\A\s*(?:(?:assistant|model)[ \t]*\n|(?:(?:#{1,3}[ \t]*)?(?:ASSISTANT|Assistant)|GPT|### Response)"
@@ -118,6 +120,12 @@ _THOUGHT_FOR = re.compile(r"(?i)\A[ \t]*(?:thought[ \t]+for|đã[ \t]+suy[ \t]+n
                           r"(?:seconds?|giây)[ \t]*\n")
 
 
+def placeholder_named(text: str) -> str:
+    """``text`` with an image placeholder after a word of absence written as the word "image" ("there is no
+    <image>" reads "there is no image"): the decline it is, not a bare "no" once the placeholder is dropped."""
+    return _PLACEHOLDER_ABSENT.sub(r"\1 image", text) if "<" in text else text
+
+
 def strip_debris(text: str) -> str:
     """The reply without chat-template tokens and role prefixes; after a closed ``<think>`` block, only what
     follows it (the reasoning before is not the answer)."""
@@ -135,6 +143,9 @@ def strip_debris(text: str) -> str:
         if _THINK_END.search(text):
             after = _THINK_END.split(text)[-1]
             text = after if after.strip() else _THINK_TAG.sub(" ", text)
+        # a reader check of 2026-12: "there is no <image>": the placeholder stands for the word after a word of absence,
+        # so the decline reads as one (not as "there is no", a bare "no")
+        text = placeholder_named(text)
         text = _DEBRIS.sub(" ", text)
         if text.lstrip()[:4] in ("user", "User"):
             # held-out batch 133: Gemma's whole template kept ("<bos><start_of_turn>user\n...<end_of_turn>\n

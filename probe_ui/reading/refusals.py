@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 
 from probe_ui.reading.cleaning import blank_matches, sentence_lead, unmarked
-from probe_ui.reading.lexicon import fold_quotes
+from probe_ui.reading.lexicon import fold_quotes, placeholder_named
 from probe_ui.reading.pushback import OWN_WITHDRAWAL
 
 __all__ = ["REFUSAL_PHRASES", "closing_advice", "declining_opening", "is_refusal", "only_disclaims", "refusal_names",
@@ -231,6 +231,12 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
      r"answer\s+options))?\s+(?:came|come|has\s+come|have\s+come|got)\s+through\b(?![^.!?\n]*\bbut\b)"
      r"|\bno\s+" + _IMAGE + r"\s+here\b(?=\s+to\s+(?:look\s+at|see|review|read|assess)\b|"
      r"[ \t]*(?:[.,;:!\u2013\u2014]|\Z))"
+     # a reader check of 2026-12: "I see no image.", "I have no picture to look at", and a reply that is only "No
+     # image." (not "I see no fracture on this image", "no image evidence of ...")
+     r"|\bi\s+(?:can\s+|do\s+)?(?:see|have|got|received)\s+no\s+" + _IMAGE
+     + r"(?=[ \t]*(?:[.,;:!\u2013\u2014]|\Z)|\s+(?:to\s+(?:look\s+at|review|see|read|assess|evaluate)|here|"
+     r"attached|in\s+(?:this|the|your|our)\s+(?:message|chat|conversation|thread|upload|post))\b)"
+     r"|\A[\W_]*no\s+(?:attached\s+)?" + _IMAGE + r"[ \t]*[.!]?[ \t]*\Z"
      # batch 24: "The message contains no image. Kindly attach ...": what the message holds, without the image
      r"|\b(?:message|request|prompt|question|conversation|chat|upload|post)\s+(?:contains|contained|has|had|holds|"
      r"includes|included|carries|came\s+with)\s+no\s+(?:attached\s+)?" + _IMAGE
@@ -1724,7 +1730,7 @@ def is_refusal(text: str) -> bool:
         text = text[:5000] + "\n" + text[-3000:]
     # batch 116: "**Image quality:** Suboptimal — the radiograph is underexposed", "The CT image is **low-resolution
     # and partly cropped**": what the marks set in bold is read as written
-    t = _without_general_limits(unmarked(fold_quotes(text)))
+    t = _without_general_limits(unmarked(fold_quotes(placeholder_named(text))))
     if _ANSWER_WITHDRAWN.search(t) and refusal_names(t) <= {"cannot-be-determined", "cannot-decide"}:
         return False
     if _NO_LONGER_CONFIDENT.search(t) and not _FROM_THE_IMAGES.search(t) \

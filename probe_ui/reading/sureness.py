@@ -554,6 +554,25 @@ def _side_called_normal(text: str, item: Item, label: str | None) -> bool:
         _CALLED_NORMAL[own].search(text) is not None or _called_intact(text, own, item.option_text(label)))
 
 
+# a reader check of 2026-12: "Both costophrenic angles are sharp." read as "bilateral" (an effusion on both sides) from
+# the word "both": both sides called normal, clear or sharp
+_NORMAL_WORD = (r"(?:normal|clear|sharp|crisp|intact|unremarkable|fine|spared|clean|unaffected|healthy|"
+                r"well[\s\-]+(?:aerated|expanded|defined)|symmetric(?:al)?)")
+_BOTH_NORMAL = re.compile(r"(?i)\bboth\b[^.,;:!?\n]{0,60}?\b(?:is|are|look|looks|appear|appears|remain|remains|seem|"
+                          r"seems|were|was)\s+(?:\w+\s+)?" + _NORMAL_WORD + r"\b"
+                          r"|\b" + _NORMAL_WORD + r"\s+(?:on\s+|in\s+|at\s+)?(?:both\s+sides|both\b|bilaterally\b)"
+                          r"|\bbilaterally\s+" + _NORMAL_WORD + r"\b")
+
+
+def _both_called_normal(text: str, item: Item, label: str | None, method: str) -> bool:
+    """Whether an answer that names both sides, read from a mention, stands in a reply that calls both sides normal
+    ("Both costophrenic angles are sharp." read as "bilateral"): a doubt, never a reading of another option."""
+    if item.kind != "choice" or label is None or method in _MARKED:
+        return False
+    return re.search(r"(?i)\b(?:both|bilateral(?:ly)?)\b", item.option_text(label) or "") is not None \
+        and _BOTH_NORMAL.search(text) is not None
+
+
 # held-out batch 150: "Answer: Left hip\nThe right femoral head also shows subchondral sclerosis ...": the other side
 # (a side word before a part of the body, not "all right", "right away", the verb "left") said to show it too, in a
 # clause that does not call it normal, only look at it or suppose it (not "The right hip also looks OK.", "I also
@@ -2142,6 +2161,8 @@ def doubts(text: str, item: Item, method: str, label: str | None = None, *, refu
         found.append("negation")  # "Right-sided hydronephrosis; normal left kidney." read as the left kidney
     if method not in {"exact", "structured"} and _placed_opposite(t, item, label):
         found.append("opposite")  # "The tube tip is below the carina." read as "Mid trachea, above the carina"
+    if _both_called_normal(t, item, label, method):
+        found.append("both normal")  # "Both costophrenic angles are sharp." read as "bilateral"
     if _other_side_too(t, item, label):
         found.append("other side")  # "Answer: Left hip\nThe right femoral head also shows subchondral sclerosis."
     if item.kind != "yesno" and method not in _DECLARED and _COMPARED.search(_last_clause(t)):

@@ -67,7 +67,13 @@ _LETTER_REJECTED = re.compile(
     r"|(?i:not[ \t]+(?:choosing|picking|selecting|going[ \t]+with|calling[ \t]+it|labell?ing[ \t]+it))[ \t]+"
     r"[^.:;\n()]{0,40}?[(\[]([A-Z])[)\]]"
     r"|[(\[]\b([A-Z])\b[)\]][ \t*_]*(?i:(?:looks?|is|are|appears?)[ \t]+(?:(?:quite|very|rather|completely|entirely)"
-    r"[ \t]+)?different)\b)"
+    r"[ \t]+)?different)\b"
+    # a reader check of 2026-12: "Option C would not be correct here.", "C wouldn't fit." (read C surely before); not
+    # what cannot be set aside ("C wouldn't be excluded"); "doesn't fit" is left to the rules that weigh a list of
+    # options set aside, where one letter masked alone leaves the next to be read
+    r"|[(\[]?\b([A-Z])\b[)\]]?[ \t]+(?i:(?:would|could|should|will|might|must)(?:n't|[ \t]+not|[ \t]+never)"
+    r"|won't)[ \t]+(?i:be|fit|apply|work|explain|match|suit|account|hold)\b"
+    r"(?![ \t]+(?i:excluded|ruled[ \t]+out|dismissed|discounted|forgotten|ignored|missed|overlooked|dropped)\b))"
 )
 # a paragraph that reviews the options set aside ("The other choices: hypertensive retinopathy (C) could give ...,
 # a central retinal vein occlusion (D) would ...", "Why not the others:"): its letters name no answer
@@ -149,7 +155,15 @@ def is_truncated(text: str) -> bool:
         return True  # batch 35: "... shows clear signs of avascular necrosis ... The left": a new sentence cut off
     if _CUT_DEGREE.search(t):
         return True  # held-out batch 181: "... the line of the bone there seems a little": what it seems is cut off
+    if _CUT_PLACE.search(t):
+        return True  # held-out batch 186: "The opacity is in the left lower": the place's noun is cut off
     return words[-1].lower() in lexicon.FUNCTION_WORDS and len(text.split()) > 3
+
+# held-out batch 186: "The opacity is in the left lower": a place word after "the", with nothing after it and no mark,
+# where the noun it qualifies is cut off (not "on the left", "in the middle", "the lower left", whose phrase is whole)
+_PLACE_WORDS_CUT = "upper|lower|mid|proximal|distal|anterior|posterior|inferior|superior"
+_CUT_PLACE = re.compile(r"(?i)\bthe[ \t]+(?:(?:left|right|" + _PLACE_WORDS_CUT + r")[ \t]+){0,2}"
+                        r"(?:" + _PLACE_WORDS_CUT + r")\Z")
 
 # held-out batch 181: a linking verb and a word of degree, with nothing after it and no mark ("the line of the bone
 # there seems a little", "the duct is quite"): what it was to be is cut off (not "it hurts a little", said of a verb)
@@ -207,7 +221,7 @@ def rejected_letters(text: str, item: Item) -> list[tuple[int, int]]:
     spans += [m.span() for m in _LETTER_CHAIN.finditer(text) if _CHAIN_REJECTED.match(text, m.end())
               or _CHAIN_REJECTED_BEFORE.search(text[max(0, m.start() - 40):m.start()])]
     for m in _LETTER_REJECTED.finditer(text):
-        g = next((i for i in (1, 2, 3, 4, 5, 6) if m.group(i)), None)
+        g = next((i for i in (1, 2, 3, 4, 5, 6, 7) if m.group(i)), None)
         if g is not None and item.letter(m.group(g)) is not None and m.group(g) != "I":
             spans.append((m.start(g), m.end(g)))
     for m in _OTHERS_REVIEWED.finditer(text):

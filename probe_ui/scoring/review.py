@@ -83,7 +83,8 @@ DOUBTS = {"refusal": "it declines", "reversal": "it changes its answer", "hedge"
           "mislabelled": "it writes one option's words with another option's letter ('Mildly enlarged (C)')",
           "opposite": "it places the finding on the other side of what the option names ('below the carina')",
           "mimic": "it puts the finding down to something that only looks like it ('most likely a nipple shadow')",
-          "example": "its closing letter is given as an example or a gloss ('e.g. B', 'i.e. C')"}
+          "example": "its closing letter is given as an example or a gloss ('e.g. B', 'i.e. C')",
+          "both normal": "it reads 'both sides' from a reply that calls both sides normal ('both angles are sharp')"}
 
 
 @dataclass(frozen=True)
