@@ -15929,10 +15929,10 @@ _FEMUR = ("Left femur", "Right femur", "Both femurs", "No fracture")
     ("B, right side. Or no effusion.", _SIDE, "B", False),
     ("Right side, whether or not it is loculated.", _SIDE, "B", True),
     ("No effusion. Or not.", _SIDE, "D", False),
-    # a review of held-out batch 181's rules: a closing letter after "e.g." or "i.e." is an example or a gloss, not a
-    # closing sentence of its own (before, "..., e.g. b." read B surely)
+    # a review of held-out batch 181's rules: a closing letter after "e.g." is an example, not a closing sentence of
+    # its own (before, "..., e.g. b." read B surely); after "i.e." it restates the answer
     ("the effusion is on one side only, e.g. b.", _SIDE, "B", False),
-    ("the effusion is on one side only, i.e. b.", _SIDE, "B", False),
+    ("The effusion is on the right, i.e. B.", _SIDE, "B", True),
     ("Right side, cf. A.", _SIDE, None, False),
     # ... while a letter after a full stop of its own still closes the reply
     ("The angle is blunted on the right only. B.", _SIDE, "B", True),
@@ -15996,6 +15996,18 @@ def test_held_out_175_184_undecided_openings_and_side_hedges(reply: str, kind: s
     # ... and one it would pick still does
     ("C would be my pick.", "choice", ABCD, ("Pneumothorax", "Pleural effusion", "Pneumonia", "Atelectasis"),
      "What is the most likely diagnosis?", "C", True, False),
+    # ... nor one praised in negative words (a hostile review: "couldn't fit better" is no rejection)
+    ("Herpes zoster (A) couldn't fit better: a dermatomal band of vesicles.", "choice", ABCD,
+     ("Herpes zoster", "Impetigo", "Contact dermatitis", "Cellulitis"), "What is the most likely diagnosis?", "A",
+     True, False),
+    # praise of another option in negative words, or an option only kept open, puts the reading in doubt (before,
+    # B surely)
+    ("Herpes zoster (A) couldn't fit better. Impetigo (B) has honey-coloured crusts.", "choice", ABCD,
+     ("Herpes zoster", "Impetigo", "Contact dermatitis", "Cellulitis"), "What is the most likely diagnosis?", "B",
+     False, False),
+    ("C should not be discounted - the left hip (A) is obvious but the right is also collapsed.", "choice", ABCD,
+     ("The left hip", "The right hip", "Both hips", "Neither hip"), "Which hip shows avascular necrosis?", "A", False,
+     False),
     # "both" read as "bilateral" from a reply that calls both sides normal is a guess (before, sure) ...
     ("Both costophrenic angles are sharp.", "choice", ABCD, _SIDE, "Where is the pleural effusion?", "C", False,
      False),
@@ -16033,3 +16045,34 @@ def test_held_out_186_torn_and_cut_at_a_place(reply: str, kind: str, labels: tup
                                               sure: bool) -> None:
     answer = extract(reply, kind, labels, options, question=question)
     assert (answer.choice, answer.sure) == (choice, sure), answer
+
+
+@pytest.mark.parametrize(("reply", "kind", "labels", "question", "choice"), [
+    # held-out batches 146-186 (read after their blind measure): the answer word of a language the lexicon lacked
+    ("Taip, tai krūtinės ląstos rentgeno nuotrauka.", "yesno", YN, "Is this a chest X-ray?", "yes"),
+    ("Ydy, mae'r ddelwedd yn dangos y frest.", "yesno", YN, "Is this a chest X-ray?", "yes"),
+    ("Ні. Це КТ грудної клітки.", "yesno", YN, "Is this an abdominal CT?", "no"),
+    ("Kijani. Kitone cha kijani kiko karibu zaidi na kamera.", "label", ("red", "green", "blue"),
+     "Which dot is closest to the camera?", "green"),
+    ("Σωστός προσανατολισμός.", "label", ("correct", "upside down"), "Is the image upside down?", "correct"),
+    ("mtoto, mifupa bado inakua", "label", ("child", "adult", "elderly"), "How old is the patient?", "child"),
+    ("Felnőtt. A növekedési porckorongok zártak.", "label", ("child", "adult", "elderly"), "How old is the patient?",
+     "adult"),
+    ("kadın, göğüs gölgeleri var", "label", ("male", "female"), "What is the patient's sex?", "female"),
+    ("perempuan, ada bayangan payudara", "label", ("male", "female"), "What is the patient's sex?", "female"),
+])
+def test_held_out_146_186_answer_words_of_more_languages(reply: str, kind: str, labels: tuple[str, ...],
+                                                         question: str, choice: str) -> None:
+    answer = extract(reply, kind, labels, (), question=question)
+    assert (answer.choice, answer.sure) == (choice, True), answer
+
+
+def test_held_out_185_an_answer_taken_back_in_any_words_is_a_guess() -> None:
+    # held-out batch 185 (blind): "I'm **withdrawing the "arterial" answer**" after a heading that gave it (before, A
+    # surely)
+    reply = ("## Initial read: **Arterial phase (A)**\nThe aorta is dense, so my first call was arterial.\n\n"
+             "## Where that leaves me\nI'm **withdrawing the \"arterial\" answer**, but the venous findings aren't "
+             "strong enough to commit to portal venous either.")
+    answer = extract(reply, "choice", ABCD[:3], ("Arterial phase", "Portal venous phase", "Delayed phase"),
+                     question="Which contrast phase is this?")
+    assert not answer.sure, answer

@@ -93,8 +93,10 @@ TORN = re.compile(r"(?i)\bI(?:'m|\s+am)\s+(?:still\s+|honestly\s+|really\s+|a\s+
                   r"\bI(?:'m|\s+am)\s+(?:still\s+)?(?:going|flipping|switching)\s+back\s+and\s+forth\b|"
                   # held-out batch 186: "... which would fit a late arterial or an early portal phase — I can't settle
                   # between the two from this slice." (an answer given first, then two weighed and none chosen)
-                  r"\bI\s+(?:can't|cannot|can\s+not|cant|couldn't|could\s+not)\s+(?:honestly\s+|really\s+|quite\s+)?"
-                  r"(?:settle|decide|choose|pick)\s+(?:between|on\s+one\s+of)\s+(?:the\s+two|them|these|those|both)\b")
+                  r"\bI\s+(?:can't|cannot|can\s+not|cant)\s+(?:honestly\s+|really\s+|quite\s+)?"
+                  r"(?:settle|decide|choose|pick)\s+(?:between|on\s+one\s+of)\s+(?:the\s+two|them|these|those|both)\b"
+                  # (not a doubt the sentence then settles: "I can't choose between both on a CT, but on this DWI ...")
+                  r"(?![^.;!?\n]*\b(?:but|until|though|although|yet)\b)")
 
 #: the words that make a reading a guess, wherever they stand in the part of the reply that gives the answer
 HEDGE = re.compile(

@@ -36,6 +36,8 @@ _NO_BUT = _no_but()
 # (batch 122: "The upload is very low resolution, so treat this cautiously")
 _IMAGE = (r"(?:image|images|picture|scan|photo|photograph|radiograph|x-?ray|attachment|file|figure|screenshot|"
           r"thumbnail|pic|pikcha|pitcha|upload)")
+# the image as such, not a kind of study that may be the one asked about ("I see no radiograph; it is a CT")
+_IMAGE_ITSELF = r"(?:image|images|picture|pictures|photo|photos|attachment|file|upload)"
 # the image named by what it is ("I can't view the MRI itself", "the ultrasound you've attached")
 _STUDY = r"(?:mri|ct|ultrasound|sonogram|mammogram|film|slide|dermoscopy|fundus\s+photo|study)"
 # what the image is said to be before its fault ("the image you've shared is too small", "The image provided is very low
@@ -232,11 +234,13 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
      r"|\bno\s+" + _IMAGE + r"\s+here\b(?=\s+to\s+(?:look\s+at|see|review|read|assess)\b|"
      r"[ \t]*(?:[.,;:!\u2013\u2014]|\Z))"
      # a reader check of 2026-12: "I see no image.", "I have no picture to look at", and a reply that is only "No
-     # image." (not "I see no fracture on this image", "no image evidence of ...")
-     r"|\bi\s+(?:can\s+|do\s+)?(?:see|have|got|received)\s+no\s+" + _IMAGE
-     + r"(?=[ \t]*(?:[.,;:!\u2013\u2014]|\Z)|\s+(?:to\s+(?:look\s+at|review|see|read|assess|evaluate)|here|"
-     r"attached|in\s+(?:this|the|your|our)\s+(?:message|chat|conversation|thread|upload|post))\b)"
-     r"|\A[\W_]*no\s+(?:attached\s+)?" + _IMAGE + r"[ \t]*[.!]?[ \t]*\Z"
+     # image." (not "I see no fracture on this image", "no image evidence of ...", nor a study named for the one asked
+     # about, "No. I see no radiograph; it is an axial CT slice.", "I see no scan here of the lateral film": a review)
+     r"|\bi\s+(?:can\s+|do\s+)?(?:see|have|got|received)\s+no\s+" + _IMAGE_ITSELF
+     + r"(?=[ \t]*(?:[.!]?[ \t]*\Z|[.!,;][ \t]*(?:please|kindly|could\s+you|can\s+you|would\s+you|so\s+I|but)\b)"
+     r"|\s+(?:to\s+(?:look\s+at|review|see|read|assess|evaluate)|here(?![ \t]+(?:of|from|for)\b)|attached"
+     r"|in\s+(?:this|the|your|our)\s+(?:message|chat|conversation|thread|upload|post))\b)"
+     r"|\A[\W_]*no\s+(?:attached\s+)?" + _IMAGE_ITSELF + r"[ \t]*[.!]?[\s*_]*\Z"
      # batch 24: "The message contains no image. Kindly attach ...": what the message holds, without the image
      r"|\b(?:message|request|prompt|question|conversation|chat|upload|post)\s+(?:contains|contained|has|had|holds|"
      r"includes|included|carries|came\s+with)\s+no\s+(?:attached\s+)?" + _IMAGE

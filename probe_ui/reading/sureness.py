@@ -70,6 +70,7 @@ from probe_ui.reading.cleaning import (
     norm,
     pattern,
     phrase_regex,
+    unmarked,
 )
 from probe_ui.reading.closings import negative_clauses, only_absent_or_normal, shows_predicate
 from probe_ui.reading.confidence import finding_odds
@@ -437,10 +438,10 @@ def _last_clause(text: str) -> str:
     return t[max((m.end() for m in _LAST_MARK.finditer(t)), default=0):]
 
 
-# a hostile review of held-out batch 181: a reply that closes on a letter after "e.g.", "i.e.", "cf." or "viz." ("the
-# opacity is in the lower zone, e.g. b."): the letter is an example or a gloss of the words before it, and the full
-# stop of the abbreviation makes it look like a closing sentence of its own
-_LETTER_AS_EXAMPLE = re.compile(r"(?i)\b(?:e\.[ \t]?g|i\.[ \t]?e|cf|viz)\.?[ \t]*[,:]?[ \t]*[(\[]?(?:option[ \t]+)?"
+# a hostile review of held-out batch 181: a reply that closes on a letter after "e.g." or "cf." ("the opacity is in the
+# lower zone, e.g. b."): the letter is an example or a pointer, and the full stop of the abbreviation makes it look
+# like a closing sentence of its own (not "i.e." or "viz.", which restate the answer: "Hemangioma, i.e. B.", a review)
+_LETTER_AS_EXAMPLE = re.compile(r"(?i)\b(?:e\.[ \t]?g|cf)\.?[ \t]*[,:]?[ \t]*[(\[]?(?:option[ \t]+)?"
                                 r"[a-z][)\]]?[ \t]*[.!]?[ \t]*\Z")
 _LAST_MARK = re.compile(r"(?<!\bvs)(?<!\bv)\.|[!?;:\n]")  # (not the full stop of "vs.")
 # "is not" in widely spoken languages whose glosses do not read it, before or after the noun it denies
@@ -565,12 +566,18 @@ _BOTH_NORMAL = re.compile(r"(?i)\bboth\b[^.,;:!?\n]{0,60}?\b(?:is|are|look|looks
 
 
 def _both_called_normal(text: str, item: Item, label: str | None, method: str) -> bool:
-    """Whether an answer that names both sides, read from a mention, stands in a reply that calls both sides normal
-    ("Both costophrenic angles are sharp." read as "bilateral"): a doubt, never a reading of another option."""
+    """Whether an answer that names both sides, read from a mention, stands in a reply whose only "both" calls both
+    sides normal ("Both costophrenic angles are sharp." read as "bilateral"): a doubt, never a reading of another
+    option."""
     if item.kind != "choice" or label is None or method in _MARKED:
         return False
-    return re.search(r"(?i)\b(?:both|bilateral(?:ly)?)\b", item.option_text(label) or "") is not None \
-        and _BOTH_NORMAL.search(text) is not None
+    if re.search(r"(?i)\b(?:both|bilateral(?:ly)?)\b", item.option_text(label) or "") is None:
+        return False
+    normal = [m.span() for m in _BOTH_NORMAL.finditer(text)]
+    # (not where "both" or "bilateral" also names the finding: "Bilateral effusions. Both apices are clear.", "Both
+    # femurs are fractured; both hips are intact.", a review)
+    return bool(normal) and all(any(a <= m.start() < b for a, b in normal)
+                                for m in re.finditer(r"(?i)\b(?:both|bilateral(?:ly)?)\b", text))
 
 
 # held-out batch 150: "Answer: Left hip\nThe right femoral head also shows subchondral sclerosis ...": the other side
@@ -657,6 +664,33 @@ _CLAUSE_START = re.compile(r"(?i)[.!?;:,\n]|\s[\u2013\u2014-]\s|->|\u2192|=>|\b(
 _DENIAL_REACH = 4
 #: four words are never longer than this (a longer gap is not counted word by word)
 _REACH_CHARS = 200
+
+
+# a hostile review of this rule set (2026-12): praise in negative words ("Herpes zoster (A) couldn't fit better.
+# Impetigo (B) has honey-coloured crusts.", "C wouldn't be out of place here, given washout. D (FNH) shows a central
+# scar.") read the other option surely; and an option that "should not be discounted" is only kept open
+_PRAISED_IN_NEGATION = re.compile(
+    r"(?i)\b(?:couldn't|could\s+not|can't|cannot|can\s+not)\s+(?:be|fit|look|sound|get|match)\s+(?:any\s+|much\s+)?"
+    r"(?:more|better|clearer|closer|plainer)\b"
+    r"|\b(?:wouldn't|would\s+not|won't|will\s+not)\s+be\s+(?:at\s+all\s+)?(?:a\s+|an\s+)?(?:surpris\w*|out\s+of\s+place|"
+    r"stretch|exaggeration|unusual|unexpected|wrong|bad\s+(?:call|guess|choice|bet))\b")
+_KEPT_OPEN = re.compile(r"(?i)\b(?:should|must|can|could|would)(?:n't|\s+not)\s+be\s+"
+                        r"(?:entirely\s+|completely\s+|fully\s+)?(?:discounted|forgotten|dismissed|underestimated|overlooked|ignored|excluded|ruled\s+out)\b")
+
+
+def _praised_or_kept_open(text: str, item: Item, label: str | None) -> bool:
+    """Whether an option named just before praise in negative words ("couldn't fit better", "wouldn't be out of
+    place") is another than the reading, or any option named just before "should not be discounted / excluded" (kept
+    open, not chosen): a doubt, never a reading of that option."""
+    if item.kind != "choice" or label is None:
+        return False
+    for pattern_, other_only in ((_PRAISED_IN_NEGATION, True), (_KEPT_OPEN, False)):
+        for m in pattern_.finditer(text):
+            start = max(text.rfind(c, 0, m.start()) for c in ".;!?\n") + 1
+            named = named_in(text[max(start, m.start() - 80):m.start()], item)
+            if named - {label} or (named and not other_only):
+                return True
+    return False
 
 
 def _option_names(item: Item, label: str | None) -> str | None:
@@ -845,6 +879,11 @@ _DOUBT_SETTLED = re.compile(r"(?i)\b(?:look(?:ing|ed)?\s+(?:again|more\s+closely
 # not the reader's to tell where another answer is named after them (as corrections, these words took back answers
 # they only checked: a hostile review)
 _LOOKED_AGAIN = re.compile(r"(?i)\b(?:i\s+misread(?!\s+nothing)|let\s+me\s+re-?count)\b")
+# held-out batch 185: "## Initial read: **Arterial phase (A)** ... I'm **withdrawing the "arterial" answer**, but ...
+# I can't assign this image to one phase.": an answer of its own taken back, in any words (a doubt, never a reading)
+_ANSWER_TAKEN_BACK = re.compile(r"(?i)\b(?:withdraw(?:ing|n)?|retract(?:ing|ed)?|tak(?:e|ing)\s+back)\s+"
+                                r"(?:my|the|that)\s+(?:[\w\-]+\s+){0,2}?(?:[\"'\u201c\u2018*]+[^\"\u201d\n]{1,40}?[\"'\u201d\u2019*]+\s+)?"
+                                r"(?:answer|call|reading|choice|pick)\b")
 # ... what it misread left unsaid, closing the reply ("I misread that."; not "I misread that question initially.")
 _MISREAD_LEFT_UNSAID = re.compile(r"(?i)[ \t]*(?:that|it|this)?[ \t]*[.!]?[ \t*_]*\Z")
 #: how many words, after the reply says it looked again, say what it found (a look that finds nothing settles nothing)
@@ -2161,6 +2200,8 @@ def doubts(text: str, item: Item, method: str, label: str | None = None, *, refu
         found.append("negation")  # "Right-sided hydronephrosis; normal left kidney." read as the left kidney
     if method not in {"exact", "structured"} and _placed_opposite(t, item, label):
         found.append("opposite")  # "The tube tip is below the carina." read as "Mid trachea, above the carina"
+    if method != "structured" and _praised_or_kept_open(t, item, label):
+        found.append("praised another")  # "Herpes zoster (A) couldn't fit better. Impetigo (B) has honey crusts."
     if _both_called_normal(t, item, label, method):
         found.append("both normal")  # "Both costophrenic angles are sharp." read as "bilateral"
     if _other_side_too(t, item, label):
@@ -2224,6 +2265,8 @@ def doubts(text: str, item: Item, method: str, label: str | None = None, *, refu
         found.append("unread language")  # "- Dermatofibroma: ... no hay área blanca central. ... Conclusión: ... nevo"
     if method != "exact" and _revised_after(t, item) and not _settled_reversal(t, item, label):
         found.append("revised")  # batch 20: "Answer: correct.\nRevised reading - ... upside down."
+    elif method != "exact" and _ANSWER_TAKEN_BACK.search(unmarked(t)):
+        found.append("revised")  # "I'm **withdrawing the "arterial" answer**, but ..." (held-out batch 185)
     elif (again := _LOOKED_AGAIN.search(t)) is not None and not _settled_reversal(t, item, label) and (
             named_in(t[again.end():], item) - {label}
             or _MISREAD_LEFT_UNSAID.match(t, again.end())):

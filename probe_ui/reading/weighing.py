@@ -68,12 +68,14 @@ _LETTER_REJECTED = re.compile(
     r"[^.:;\n()]{0,40}?[(\[]([A-Z])[)\]]"
     r"|[(\[]\b([A-Z])\b[)\]][ \t*_]*(?i:(?:looks?|is|are|appears?)[ \t]+(?:(?:quite|very|rather|completely|entirely)"
     r"[ \t]+)?different)\b"
-    # a reader check of 2026-12: "Option C would not be correct here.", "C wouldn't fit." (read C surely before); not
-    # what cannot be set aside ("C wouldn't be excluded"); "doesn't fit" is left to the rules that weigh a list of
-    # options set aside, where one letter masked alone leaves the next to be read
+    # a reader check of 2026-12: "Option C would not be correct here.", "C wouldn't fit." (read C surely before); only
+    # where what would not be is the answer or a fit; "doesn't fit" is left to the rules that weigh a list of options
+    # set aside, where one letter masked alone leaves the next to be read
     r"|[(\[]?\b([A-Z])\b[)\]]?[ \t]+(?i:(?:would|could|should|will|might|must)(?:n't|[ \t]+not|[ \t]+never)"
-    r"|won't)[ \t]+(?i:be|fit|apply|work|explain|match|suit|account|hold)\b"
-    r"(?![ \t]+(?i:excluded|ruled[ \t]+out|dismissed|discounted|forgotten|ignored|missed|overlooked|dropped)\b))"
+    r"|won't)[ \t]+(?i:be[ \t]+(?:correct|right|accurate|honest|appropriate|my[ \t]+(?:answer|choice|pick)"
+    r"|the[ \t]+(?:right[ \t]+|correct[ \t]+)?answer)|fit|apply|explain|match|account[ \t]+for)\b"
+    # (not praise: "(A) couldn't fit better", "C would not be wrong", "(B) would not be a surprise": a review)
+    r"(?![ \t]+(?i:better|more|any[ \t]+better|best)\b))"
 )
 # a paragraph that reviews the options set aside ("The other choices: hypertensive retinopathy (C) could give ...,
 # a central retinal vein occlusion (D) would ...", "Why not the others:"): its letters name no answer
@@ -159,11 +161,11 @@ def is_truncated(text: str) -> bool:
         return True  # held-out batch 186: "The opacity is in the left lower": the place's noun is cut off
     return words[-1].lower() in lexicon.FUNCTION_WORDS and len(text.split()) > 3
 
-# held-out batch 186: "The opacity is in the left lower": a place word after "the", with nothing after it and no mark,
-# where the noun it qualifies is cut off (not "on the left", "in the middle", "the lower left", whose phrase is whole)
-_PLACE_WORDS_CUT = "upper|lower|mid|proximal|distal|anterior|posterior|inferior|superior"
-_CUT_PLACE = re.compile(r"(?i)\bthe[ \t]+(?:(?:left|right|" + _PLACE_WORDS_CUT + r")[ \t]+){0,2}"
-                        r"(?:" + _PLACE_WORDS_CUT + r")\Z")
+# held-out batch 186: "The opacity is in the left lower": a side and a zone after "in the", with nothing after it and
+# no mark, where the lobe or zone it names is cut off (not "on the left", "the lower left", "rather than the lower",
+# "relative to the proximal", whose phrase is whole: a review)
+_CUT_PLACE = re.compile(r"(?i)\b(?:in|at|of|into|within|involving)[ \t]+the[ \t]+(?:left|right)[ \t]+"
+                        r"(?:upper|lower|mid|middle)\Z")
 
 # held-out batch 181: a linking verb and a word of degree, with nothing after it and no mark ("the line of the bone
 # there seems a little", "the duct is quite"): what it was to be is cut off (not "it hurts a little", said of a verb)

@@ -83,8 +83,10 @@ DOUBTS = {"refusal": "it declines", "reversal": "it changes its answer", "hedge"
           "mislabelled": "it writes one option's words with another option's letter ('Mildly enlarged (C)')",
           "opposite": "it places the finding on the other side of what the option names ('below the carina')",
           "mimic": "it puts the finding down to something that only looks like it ('most likely a nipple shadow')",
-          "example": "its closing letter is given as an example or a gloss ('e.g. B', 'i.e. C')",
-          "both normal": "it reads 'both sides' from a reply that calls both sides normal ('both angles are sharp')"}
+          "example": "its closing letter is given as an example ('e.g. B') or a pointer ('cf. C')",
+          "both normal": "it reads 'both sides' from a reply that calls both sides normal ('both angles are sharp')",
+          "praised another": "it praises another answer in negative words ('A couldn't fit better'), or only keeps "
+                             "one open ('C should not be discounted')"}
 
 
 @dataclass(frozen=True)
