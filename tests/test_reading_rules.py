@@ -16047,27 +16047,7 @@ def test_held_out_186_torn_and_cut_at_a_place(reply: str, kind: str, labels: tup
     assert (answer.choice, answer.sure) == (choice, sure), answer
 
 
-@pytest.mark.parametrize(("reply", "kind", "labels", "question", "choice"), [
-    # held-out batches 146-186 (read after their blind measure): the answer word of a language the lexicon lacked
-    ("Taip, tai krūtinės ląstos rentgeno nuotrauka.", "yesno", YN, "Is this a chest X-ray?", "yes"),
-    ("Ydy, mae'r ddelwedd yn dangos y frest.", "yesno", YN, "Is this a chest X-ray?", "yes"),
-    ("Ні. Це КТ грудної клітки.", "yesno", YN, "Is this an abdominal CT?", "no"),
-    ("Kijani. Kitone cha kijani kiko karibu zaidi na kamera.", "label", ("red", "green", "blue"),
-     "Which dot is closest to the camera?", "green"),
-    ("Σωστός προσανατολισμός.", "label", ("correct", "upside down"), "Is the image upside down?", "correct"),
-    ("mtoto, mifupa bado inakua", "label", ("child", "adult", "elderly"), "How old is the patient?", "child"),
-    ("Felnőtt. A növekedési porckorongok zártak.", "label", ("child", "adult", "elderly"), "How old is the patient?",
-     "adult"),
-    ("kadın, göğüs gölgeleri var", "label", ("male", "female"), "What is the patient's sex?", "female"),
-    ("perempuan, ada bayangan payudara", "label", ("male", "female"), "What is the patient's sex?", "female"),
-])
-def test_held_out_146_186_answer_words_of_more_languages(reply: str, kind: str, labels: tuple[str, ...],
-                                                         question: str, choice: str) -> None:
-    answer = extract(reply, kind, labels, (), question=question)
-    assert (answer.choice, answer.sure) == (choice, True), answer
-
-
-def test_held_out_185_an_answer_taken_back_in_any_words_is_a_guess() -> None:
+def test_held_out_185_an_answer_taken_back_is_a_guess() -> None:
     # held-out batch 185 (blind): "I'm **withdrawing the "arterial" answer**" after a heading that gave it (before, A
     # surely)
     reply = ("## Initial read: **Arterial phase (A)**\nThe aorta is dense, so my first call was arterial.\n\n"
@@ -16076,3 +16056,29 @@ def test_held_out_185_an_answer_taken_back_in_any_words_is_a_guess() -> None:
     answer = extract(reply, "choice", ABCD[:3], ("Arterial phase", "Portal venous phase", "Delayed phase"),
                      question="Which contrast phase is this?")
     assert not answer.sure, answer
+
+
+_SKIN = ("Herpes zoster", "Impetigo", "Contact dermatitis", "Cellulitis")
+
+
+@pytest.mark.parametrize(("reply", "kind", "labels", "options", "question", "choice"), [
+    # a second review of this rule set (/tmp/rev29): advice on what else to look for keeps nothing open ...
+    ("Answer: C. Pleural effusion. A coexisting pneumothorax should not be overlooked on the follow-up film.",
+     "choice", ABCD, ("Pneumothorax", "Cardiomegaly", "Pleural effusion", "Normal study"),
+     "What is the main finding?", "C"),
+    # ... "couldn't be more different" rejects, and praise in a clause that sets another option apart is of the
+    # answer ...
+    ("A. Herpes zoster. Impetigo could not be more different.", "choice", ABCD, _SKIN,
+     "What is the most likely diagnosis?", "A"),
+    ("Unlike impetigo, this dermatomal band couldn't be more typical of herpes zoster (A).", "choice", ABCD, _SKIN,
+     "What is the most likely diagnosis?", "A"),
+    # ... an answer kept, not taken back, and "no image here that ..." said of a doubt, are answers
+    ("Yes, cardiomegaly. I will not withdraw my reading even though the film is AP.", "yesno", YN, (),
+     "Is the heart enlarged?", "yes"),
+    ("Yes. I see no image here that would make me doubt it: the heart is large.", "yesno", YN, (),
+     "Is the heart enlarged?", "yes"),
+])
+def test_second_review_keeps_these_sure(reply: str, kind: str, labels: tuple[str, ...], options: tuple[str, ...],
+                                        question: str, choice: str) -> None:
+    answer = extract(reply, kind, labels, options, question=question)
+    assert (answer.choice, answer.sure) == (choice, True), answer

@@ -591,10 +591,7 @@ def escape_kind_of_reply(text: str) -> list[str]:
 
 # yes and no, read only as a whole reply or as its opening word ("Sí, se observa ...", "Nein.", "是的，...")
 YES_NO: dict[str, tuple[str, ...]] = {
-    "yes": (# held-out batches 146-186 (read after their blind measure): Lithuanian "Taip, tai krūtinės ląstos rentgeno
-            # nuotrauka." (yes, it is a chest X-ray), Welsh "Ydy, mae'r ddelwedd yn dangos y frest." (yes, it is)
-            "taip", "ydy",
-            "sí", "si", "oui", "ja", "jawohl", "sì", "sim", "是的", "是", "对的", "对", "有的", "有", "正确", "はい",
+    "yes": ("sí", "si", "oui", "ja", "jawohl", "sì", "sim", "是的", "是", "对的", "对", "有的", "有", "正确", "はい",
             # batches 98-99: Hakata Japanese "そうたい、これは胸のレントゲンたい。" (yes, this is a chest X-ray), and
             # "that's so" in standard Japanese and Kansai
             "そうたい", "そうです", "そうや",
@@ -731,10 +728,7 @@ YES_NO: dict[str, tuple[str, ...]] = {
             # batch 103: Fante ("Nyew.", yes); only before a mark
             "nyew"),
     # batch 88: Jeju "아니우다." (no, it is not)
-    "no": (# held-out batch 158 (read after its blind measure): Ukrainian "Ні. Це КТ грудної клітки, ..." (no, it is
-           # a chest CT); Welsh "Nac ydy." (no, it is not)
-           "ні", "nac ydy",
-           "non", "nein", "não", "nao", "否", "不是", "不对", "没有", "不", "无", "错", "いいえ", "아니요",
+    "no": ("non", "nein", "não", "nao", "否", "不是", "不对", "没有", "不", "无", "错", "いいえ", "아니요",
            "아니오", "아니우다",
            # batch 96: Gyeongsang "아이다, 이거는 MRI 아이고 CT다." (no, this is not an MRI, it is a CT)
            "아이다",
@@ -910,10 +904,7 @@ WORDS: dict[str, tuple[str, ...]] = {
             "vermelha", "红色", "红",
             # batch 122: Vietnamese ("Chấm đỏ gần máy quay nhất.", the red dot is nearest the camera)
             "đỏ"),
-    "green": (# held-out batches 156, 186 (read after their blind measure): Swahili "Kijani." and Indonesian
-              # "hijau" (green)
-              "kijani", "hijau",
-              "verde", "vert", "verte", "grün", "grüne", "grünen", "grüner", "gruen", "绿色", "绿",
+    "green": ("verde", "vert", "verte", "grün", "grüne", "grünen", "grüner", "gruen", "绿色", "绿",
               # batch 122: Vietnamese green and blue ("xanh" alone is either)
               "xanh lá", "xanh lá cây"),
     "blue": ("azul", "bleu", "bleue", "blau", "blaue", "blauen", "blauer", "blu", "蓝色", "蓝",
@@ -945,11 +936,7 @@ WORDS: dict[str, tuple[str, ...]] = {
                     "ઊંધું", "ઊંધી", "ઉલટું", "ਉਲਟਾ", "ਉਲਟੀ", "ਪੁੱਠਾ", "урвуу", "op de kapp", "ëmgedréint",
                     # batch 24: Kyrgyz ("Сүрөт тескери турат: ...")
                     "тескери"),
-    "correct": (# held-out batches 146, 180, 184 (read after their blind measure): Greek "Σωστός προσανατολισμός" (the
-                # correct orientation), Polish "poprawna" (correct), French "correctement orientée" (correctly oriented)
-                "σωστός", "σωστή", "σωστό", "poprawna", "poprawny", "poprawne", "correctement orientée",
-                "correctement orienté",
-                "correcta", "correcto", "correcte", "korrekt", "korrekte", "richtig", "richtige", "corretta",
+    "correct": ("correcta", "correcto", "correcte", "korrekt", "korrekte", "richtig", "richtige", "corretta",
                 "corretto", "正确", "正常方向",
                 # batch 94: Japanese "答え：正しい向き" (answer: the correct orientation)
                 "正しい向き", "正しい方向",
@@ -976,10 +963,7 @@ WORDS: dict[str, tuple[str, ...]] = {
                   "çocuk",
                   # held-out batch 135: Vietnamese "Trẻ em. Các đĩa sụn tăng trưởng ... vẫn còn mở" (a child)
                   "trẻ em"),
-    "adult": (# held-out batches 172, 182 (read after their blind measure): Hungarian "Felnőtt." and Hindi "वयस्क"
-              # (an adult)
-              "felnőtt", "वयस्क",
-              "adulto", "adulta", "adulte", "erwachsener", "erwachsenen", "erwachsene", "成人", "成年人",
+    "adult": ("adulto", "adulta", "adulte", "erwachsener", "erwachsenen", "erwachsene", "成人", "成年人",
               # batch 90: Russian (an adult, of an adult)
               "взрослый", "взрослого", "взрослая", "взрослой",
               # batch 22: Luxembourgish, Gujarati, Punjabi, Mongolian
@@ -1014,9 +998,7 @@ WORDS: dict[str, tuple[str, ...]] = {
               "правый", "правая", "правое", "правой", "правом", "справа",
               # batch 83: Turkish "Sağ böbrek. ..." (the right kidney; "sağ" with its breve only: "sag" is English)
               "sağ"),
-    "male": (# held-out batch 168 (read after its blind measure): Turkish "erkek" (male), Indonesian "laki-laki"
-             "erkek", "laki-laki",
-             "masculino", "masculin", "männlich", "男性",
+    "male": ("masculino", "masculin", "männlich", "男性",
              # batch 14: Vietnamese, Korean
              "nam giới", "đàn ông", "là nam", "남성", "남자",
              # batch 16: Tamil ("பதில்: ஆண்.")
@@ -1047,9 +1029,7 @@ WORDS: dict[str, tuple[str, ...]] = {
              "lakè'",
              # batch 71: Tamasheq ("Aləs.", a man); batch 72: Makhuwa ("Mulopwana.", a man)
              "aləs", "mulopwana"),
-    "female": (# held-out batches 170, 172 (read after their blind measure): Indonesian "perempuan", Turkish "kadın"
-               "perempuan", "kadın",
-               # batch 47: Dholuo ("Dhako.", woman); batch 56: Aromanian ("Muljari.", woman)
+    "female": (# batch 47: Dholuo ("Dhako.", woman); batch 56: Aromanian ("Muljari.", woman)
                "dhako", "muljari",
                # batch 71: Dagbani ("O nyɛla paɣa.", she is a woman); batch 72: Luhya ("Omukhasi.", a woman)
                "paɣa", "omukhasi",
@@ -1126,10 +1106,7 @@ WORDS: dict[str, tuple[str, ...]] = {
     # batch 59: Efik "Eyen." (a child), Umbundu "Omõla." (a child; with its tilde only: "omola" is a Yoruba and
     # Luganda word of other senses)
     # batch 64: Arabic "ولد" (a boy, a child: "ولد، صفائح النمو لسا مفتوحة.", the growth plates still open)
-    "child": (# held-out batches 156, 160, 162 (read after their blind measure): Hebrew "צילום חזה של ילד" (a
-              # child's chest film), Swahili "mtoto" and Basque "umea" (a child)
-              "ילד", "ילדה", "mtoto", "umea",
-              "menyuam yaus", "menyuam", "bata", "puer", "बालस्य", "zanfan", "кунгакан", "pikin", "लरिका", "eyen",
+    "child": ("menyuam yaus", "menyuam", "bata", "puer", "बालस्य", "zanfan", "кунгакан", "pikin", "लरिका", "eyen",
               "omõla", "ولد",
               # the Arabic words for a child ("طفل", a girl "طفلة"), read against "بالغ" (an adult; also "serious":
               # "ضرر بالغ", serious damage)
@@ -1161,10 +1138,7 @@ WORDS: dict[str, tuple[str, ...]] = {
               # batch 87: Old English "Cild hit is; þā bān ne sindon gīet tōgædere geweaxen." (it is a child; the
               # bones have not yet grown together)
               "cild"),
-    "elderly": (# held-out batch 168 (read after its blind measure): Icelandic "Aldraður einstaklingur." (an
-                # elderly person)
-                "aldraður", "öldruð",
-                "anciano", "anciana", "idoso", "idosa", "âgé", "âgée", "anziano", "anziana", "älter", "ältere",
+    "elderly": ("anciano", "anciana", "idoso", "idosa", "âgé", "âgée", "anziano", "anziana", "älter", "ältere",
                 "老年", "老人",
                 # batch 43: Venetian ("Xe un vecio: ...", an old man)
                 "vecio", "vecia",

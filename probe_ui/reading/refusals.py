@@ -238,7 +238,7 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
      # about, "No. I see no radiograph; it is an axial CT slice.", "I see no scan here of the lateral film": a review)
      r"|\bi\s+(?:can\s+|do\s+)?(?:see|have|got|received)\s+no\s+" + _IMAGE_ITSELF
      + r"(?=[ \t]*(?:[.!]?[ \t]*\Z|[.!,;][ \t]*(?:please|kindly|could\s+you|can\s+you|would\s+you|so\s+I|but)\b)"
-     r"|\s+(?:to\s+(?:look\s+at|review|see|read|assess|evaluate)|here(?![ \t]+(?:of|from|for)\b)|attached"
+     r"|\s+(?:to\s+(?:look\s+at|review|see|read|assess|evaluate)|here(?=[ \t]*(?:[.!,;:]|\Z))|attached"
      r"|in\s+(?:this|the|your|our)\s+(?:message|chat|conversation|thread|upload|post))\b)"
      r"|\A[\W_]*no\s+(?:attached\s+)?" + _IMAGE_ITSELF + r"[ \t]*[.!]?[\s*_]*\Z"
      # batch 24: "The message contains no image. Kindly attach ...": what the message holds, without the image

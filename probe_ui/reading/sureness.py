@@ -560,7 +560,7 @@ def _side_called_normal(text: str, item: Item, label: str | None) -> bool:
 _NORMAL_WORD = (r"(?:normal|clear|sharp|crisp|intact|unremarkable|fine|spared|clean|unaffected|healthy|"
                 r"well[\s\-]+(?:aerated|expanded|defined)|symmetric(?:al)?)")
 _BOTH_NORMAL = re.compile(r"(?i)\bboth\b[^.,;:!?\n]{0,60}?\b(?:is|are|look|looks|appear|appears|remain|remains|seem|"
-                          r"seems|were|was)\s+(?:\w+\s+)?" + _NORMAL_WORD + r"\b"
+                          r"seems|were|was)\s+(?:(?!not\b|no\b|never\b|hardly\b)\w+\s+)?" + _NORMAL_WORD + r"\b"
                           r"|\b" + _NORMAL_WORD + r"\s+(?:on\s+|in\s+|at\s+)?(?:both\s+sides|both\b|bilaterally\b)"
                           r"|\bbilaterally\s+" + _NORMAL_WORD + r"\b")
 
@@ -671,23 +671,33 @@ _REACH_CHARS = 200
 # scar.") read the other option surely; and an option that "should not be discounted" is only kept open
 _PRAISED_IN_NEGATION = re.compile(
     r"(?i)\b(?:couldn't|could\s+not|can't|cannot|can\s+not)\s+(?:be|fit|look|sound|get|match)\s+(?:any\s+|much\s+)?"
-    r"(?:more|better|clearer|closer|plainer)\b"
-    r"|\b(?:wouldn't|would\s+not|won't|will\s+not)\s+be\s+(?:at\s+all\s+)?(?:a\s+|an\s+)?(?:surpris\w*|out\s+of\s+place|"
-    r"stretch|exaggeration|unusual|unexpected|wrong|bad\s+(?:call|guess|choice|bet))\b")
+    # (not "couldn't be more different / unlikely": a rejection, a second review)
+    r"(?:more(?!\s+(?:different|unlike\w*|dissimilar|unhelpful|remote|distant|wrong|misleading|atypical)\b)|better|"
+    r"clearer|closer|plainer)\b"
+    r"|\b(?:wouldn't|would\s+not|won't|will\s+not)\s+be\s+(?:at\s+all\s+)?(?:a\s+|an\s+)?(?:out\s+of\s+place|stretch|"
+    r"exaggeration|wrong)\b")
+# (not "should not be overlooked / ignored / underestimated", advice or emphasis: a second review)
 _KEPT_OPEN = re.compile(r"(?i)\b(?:should|must|can|could|would)(?:n't|\s+not)\s+be\s+"
-                        r"(?:entirely\s+|completely\s+|fully\s+)?(?:discounted|forgotten|dismissed|underestimated|overlooked|ignored|excluded|ruled\s+out)\b")
+                        r"(?:entirely\s+|completely\s+|fully\s+)?(?:discounted|dismissed|excluded|ruled\s+out)\b")
+# where the clause the praise is said in opens: a mark, a dash, or a word that sets what follows apart ("Unlike
+# melanoma, the vessels couldn't be more reassuring", "Between MI and dissection, the mediastinum couldn't be clearer")
+_CLAUSE_OPENS = re.compile(r"(?i)[.;:!?,\n\u2013\u2014]|\s-\s|\b(?:but|while|whereas|although|though|unlike|and|than|"
+                           r"rather|not|so|thus|hence)\b")
 
 
 def _praised_or_kept_open(text: str, item: Item, label: str | None) -> bool:
-    """Whether an option named just before praise in negative words ("couldn't fit better", "wouldn't be out of
-    place") is another than the reading, or any option named just before "should not be discounted / excluded" (kept
-    open, not chosen): a doubt, never a reading of that option."""
+    """Whether the subject of praise in negative words ("Herpes zoster (A) couldn't fit better.", "C wouldn't be out of
+    place") is another option than the reading, or any option is the subject of "should not be discounted /
+    excluded" (kept open, not chosen): a doubt, never a reading of that option. The subject is what the clause names
+    before the praise, within 80 characters (not an option set apart before it: "Unlike melanoma, ...")."""
     if item.kind != "choice" or label is None:
         return False
     for pattern_, other_only in ((_PRAISED_IN_NEGATION, True), (_KEPT_OPEN, False)):
         for m in pattern_.finditer(text):
-            start = max(text.rfind(c, 0, m.start()) for c in ".;!?\n") + 1
-            named = named_in(text[max(start, m.start() - 80):m.start()], item)
+            start = max(m.start() - 80, 0)
+            for c in _CLAUSE_OPENS.finditer(text, start, m.start()):
+                start = c.end()
+            named = named_in(text[start:m.start()], item)
             if named - {label} or (named and not other_only):
                 return True
     return False
@@ -880,10 +890,25 @@ _DOUBT_SETTLED = re.compile(r"(?i)\b(?:look(?:ing|ed)?\s+(?:again|more\s+closely
 # they only checked: a hostile review)
 _LOOKED_AGAIN = re.compile(r"(?i)\b(?:i\s+misread(?!\s+nothing)|let\s+me\s+re-?count)\b")
 # held-out batch 185: "## Initial read: **Arterial phase (A)** ... I'm **withdrawing the "arterial" answer**, but ...
-# I can't assign this image to one phase.": an answer of its own taken back, in any words (a doubt, never a reading)
-_ANSWER_TAKEN_BACK = re.compile(r"(?i)\b(?:withdraw(?:ing|n)?|retract(?:ing|ed)?|tak(?:e|ing)\s+back)\s+"
+# I can't assign this image to one phase.": an answer of its own taken back, in the first person and now (not "I will
+# not withdraw my reading", "I'd only withdraw my pick if ...", "they should retract that reading": a second review);
+# a doubt, never a reading
+_ANSWER_TAKEN_BACK = re.compile(r"(?i)\bI(?:'m|\s+am)\s+(?:now\s+)?(?:withdrawing|retracting|taking\s+back)\s+"
                                 r"(?:my|the|that)\s+(?:[\w\-]+\s+){0,2}?(?:[\"'\u201c\u2018*]+[^\"\u201d\n]{1,40}?[\"'\u201d\u2019*]+\s+)?"
+                                r"(?:answer|call|reading|choice|pick)\b"
+                                r"|\bI\s+(?:now\s+|hereby\s+)?(?:withdraw|retract|take\s+back)\s+(?:my|the|that)\s+"
+                                r"(?:[\w\-]+\s+){0,2}?(?:[\"'\u201c\u2018*]+[^\"\u201d\n]{1,40}?[\"'\u201d\u2019*]+\s+)?"
                                 r"(?:answer|call|reading|choice|pick)\b")
+_ASKED_OR_SUPPOSED = re.compile(r"(?i)\b(?:would|could|should|will|shall|can|did|do|does|if|when|unless|to)\s+\Z")
+
+
+def _taken_back(text: str) -> bool:
+    """Whether the reply takes an answer of its own back, now (not asked or supposed: "Would I retract the answer if
+    the collection crossed a suture? Yes, but it does not.")."""
+    return any(not _ASKED_OR_SUPPOSED.search(text[max(0, m.start() - 12):m.start()])
+               for m in _ANSWER_TAKEN_BACK.finditer(text))
+
+
 # ... what it misread left unsaid, closing the reply ("I misread that."; not "I misread that question initially.")
 _MISREAD_LEFT_UNSAID = re.compile(r"(?i)[ \t]*(?:that|it|this)?[ \t]*[.!]?[ \t*_]*\Z")
 #: how many words, after the reply says it looked again, say what it found (a look that finds nothing settles nothing)
@@ -2265,7 +2290,7 @@ def doubts(text: str, item: Item, method: str, label: str | None = None, *, refu
         found.append("unread language")  # "- Dermatofibroma: ... no hay área blanca central. ... Conclusión: ... nevo"
     if method != "exact" and _revised_after(t, item) and not _settled_reversal(t, item, label):
         found.append("revised")  # batch 20: "Answer: correct.\nRevised reading - ... upside down."
-    elif method != "exact" and _ANSWER_TAKEN_BACK.search(unmarked(t)):
+    elif method != "exact" and _taken_back(unmarked(t)):
         found.append("revised")  # "I'm **withdrawing the "arterial" answer**, but ..." (held-out batch 185)
     elif (again := _LOOKED_AGAIN.search(t)) is not None and not _settled_reversal(t, item, label) and (
             named_in(t[again.end():], item) - {label}
