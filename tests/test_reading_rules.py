@@ -16082,3 +16082,18 @@ def test_second_review_keeps_these_sure(reply: str, kind: str, labels: tuple[str
                                         question: str, choice: str) -> None:
     answer = extract(reply, kind, labels, options, question=question)
     assert (answer.choice, answer.sure) == (choice, True), answer
+
+
+@pytest.mark.parametrize(("reply", "sure"), [
+    # a reader check after the second review: a label word of another language denied in that language's own word
+    # for "not", in the reply's first sentence, is a guess (before, child surely) ...
+    ("Nije dijete, odrasla osoba.", False),
+    ("Ga se ngwana, ke motho yo mogolo.", False),
+    ("**Odgovor:** nije dijete.", False),
+    # ... not one said outright, nor one whose body denies a finding ("..., keine offenen Wachstumsfugen")
+    ("Dijete, otvorene epifize.", True),
+    ("Ngwana.", True),
+])
+def test_a_label_word_denied_in_its_own_language_is_a_guess(reply: str, sure: bool) -> None:
+    answer = extract(reply, "label", ("child", "adult", "elderly"), (), question="How old is the patient?")
+    assert (answer.choice, answer.sure) == ("child", sure), answer

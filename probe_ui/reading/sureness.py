@@ -464,6 +464,15 @@ _FOREIGN_NOT = re.compile(r"(?i)(?<!\w)(?:bukan|tidak(?=[ \t]+(?:anak|dewasa|lan
                           r"|\uc544[\ub2c8\ub2d9\ub2d8\ub2cc]|(?:\u3067\u306f|\u3058\u3083)(?:\u306a|\u3042\u308a\u307e\u305b\u3093)")
 
 
+# a second review of 2026-12 and a reader check after it: "Nije dijete, odrasla osoba." (not a child, an adult) read
+# child, sure: the words for "not" of more languages (Croatian, Serbian, Polish, Czech, Lithuanian, Ukrainian, Dutch,
+# Icelandic, Swedish, Danish, Norwegian, Hebrew, Hindi, Arabic, Hungarian, Portuguese, Swahili, Setswana, Basque,
+# Greek, Welsh, Tagalog, Latvian), in the reply's first sentence only, where the answer word stands (a body's
+# findings deny much: "..., теней молочных желёз нет", no breast shadows)
+_FOREIGN_NOT_FIRST = re.compile(r"(?i)(?<!\w)(?:nije|nisu|nie|ne|ні|niet|geen|ekki|inte|ikke|ikkje|לא|אינו|אינה|אין|"
+                                r"नहीं|नही|لا|غير|nem|sio|siyo|haiyo|hakuna|ga\s+se|ha\s+se|ez|δεν|όχι|nid|hindi|nav)(?!\w)")
+
+
 _MIN_BODY_WORDS = 6
 # the closing words that settle a reversal: a declaration and its option ("Revised answer: B. Pneumothorax.")
 _SETTLING_WORDS = 12
@@ -2236,7 +2245,8 @@ def doubts(text: str, item: Item, method: str, label: str | None = None, *, refu
     elif item.kind == "yesno" and item.aliases and label == item.aliases["yep"] \
             and method not in {"exact", "structured"} and _finding_versus_another(t, item.question):
         found.append("compared")  # "Impression: Small effusion versus pleural thickening." to "... an effusion?"
-    if item.kind != "yesno" and method in _MENTIONS | {"language", "label_word"} and _FOREIGN_NOT.search(t):
+    if item.kind != "yesno" and method in _MENTIONS | {"language", "label_word"} and (
+            _FOREIGN_NOT.search(t) or _FOREIGN_NOT_FIRST.search(first_sentence(t.lstrip(" \t\n*_#>")))):
         found.append("negation")  # "Jawaban akhir: bukan anak-anak" (not a child), "소아가 아닙니다." (not a child)
     stated = stated_answers(t, item, after_lead_in=True) if item.kind == "yesno" else set()
     if len(stated) > 1 or (label is not None and stated and label not in stated
