@@ -465,12 +465,13 @@ _FOREIGN_NOT = re.compile(r"(?i)(?<!\w)(?:bukan|tidak(?=[ \t]+(?:anak|dewasa|lan
 
 
 # a second review of 2026-12 and a reader check after it: "Nije dijete, odrasla osoba." (not a child, an adult) read
-# child, sure: the words for "not" of more languages (Croatian, Serbian, Polish, Czech, Lithuanian, Ukrainian, Dutch,
+# child, sure: the words for "not" of more languages (Croatian, Serbian, Polish, Slovak, Ukrainian, Dutch, Afrikaans,
 # Icelandic, Swedish, Danish, Norwegian, Hebrew, Hindi, Arabic, Hungarian, Portuguese, Swahili, Setswana, Basque,
-# Greek, Welsh, Tagalog, Latvian), in the reply's first sentence only, where the answer word stands (a body's
-# findings deny much: "..., теней молочных желёз нет", no breast shadows)
-_FOREIGN_NOT_FIRST = re.compile(r"(?i)(?<!\w)(?:nije|nisu|nie|ne|ні|niet|geen|ekki|inte|ikke|ikkje|לא|אינו|אינה|אין|"
-                                r"नहीं|नही|لا|غير|nem|sio|siyo|haiyo|hakuna|ga\s+se|ha\s+se|ez|δεν|όχι|nid|hindi|nav)(?!\w)")
+# Greek, Welsh, Latvian), in the reply's first sentence only, where the answer word stands (a body's findings deny
+# much: "..., теней молочных желёз нет", no breast shadows); not "ne", the Hausa copula ("Namiji ne.", it is a man),
+# nor "hindi", Tagalog's "not" and a language's name
+_FOREIGN_NOT_FIRST = re.compile(r"(?i)(?<!\w)(?:nije|nisu|nie|ні|niet|geen|ekki|inte|ikke|ikkje|לא|אינו|אינה|אין|"
+                                r"नहीं|नही|لا|غير|nem|sio|siyo|haiyo|hakuna|ga\s+se|ha\s+se|ez|δεν|όχι|nid|nav)(?!\w)")
 
 
 _MIN_BODY_WORDS = 6
