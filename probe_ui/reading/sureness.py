@@ -573,6 +573,7 @@ _BOTH_NORMAL = re.compile(r"(?i)\bboth\b[^.,;:!?\n]{0,60}?\b(?:is|are|look|looks
                           r"seems|were|was)\s+(?:(?!not\b|no\b|never\b|hardly\b)\w+\s+)?" + _NORMAL_WORD + r"\b"
                           r"|\b" + _NORMAL_WORD + r"\s+(?:on\s+|in\s+|at\s+)?(?:both\s+sides|both\b|bilaterally\b)"
                           r"|\bbilaterally\s+" + _NORMAL_WORD + r"\b")
+_BOTH_WORD = re.compile(r"(?i)\b(?:both|bilateral(?:ly)?)\b")
 
 
 def _both_called_normal(text: str, item: Item, label: str | None, method: str) -> bool:
@@ -581,13 +582,13 @@ def _both_called_normal(text: str, item: Item, label: str | None, method: str) -
     option."""
     if item.kind != "choice" or label is None or method in _MARKED:
         return False
-    if re.search(r"(?i)\b(?:both|bilateral(?:ly)?)\b", item.option_text(label) or "") is None:
+    if _BOTH_WORD.search(item.option_text(label) or "") is None:
         return False
     normal = [m.span() for m in _BOTH_NORMAL.finditer(text)]
     # (not where "both" or "bilateral" also names the finding: "Bilateral effusions. Both apices are clear.", "Both
     # femurs are fractured; both hips are intact.", a review)
     return bool(normal) and all(any(a <= m.start() < b for a, b in normal)
-                                for m in re.finditer(r"(?i)\b(?:both|bilateral(?:ly)?)\b", text))
+                                for m in _BOTH_WORD.finditer(text))
 
 
 # held-out batch 150: "Answer: Left hip\nThe right femoral head also shows subchondral sclerosis ...": the other side
@@ -903,10 +904,8 @@ _LOOKED_AGAIN = re.compile(r"(?i)\b(?:i\s+misread(?!\s+nothing)|let\s+me\s+re-?c
 # I can't assign this image to one phase.": an answer of its own taken back, in the first person and now (not "I will
 # not withdraw my reading", "I'd only withdraw my pick if ...", "they should retract that reading": a second review);
 # a doubt, never a reading
-_ANSWER_TAKEN_BACK = re.compile(r"(?i)\bI(?:'m|\s+am)\s+(?:now\s+)?(?:withdrawing|retracting|taking\s+back)\s+"
-                                r"(?:my|the|that)\s+(?:[\w\-]+\s+){0,2}?(?:[\"'\u201c\u2018*]+[^\"\u201d\n]{1,40}?[\"'\u201d\u2019*]+\s+)?"
-                                r"(?:answer|call|reading|choice|pick)\b"
-                                r"|\bI\s+(?:now\s+|hereby\s+)?(?:withdraw|retract|take\s+back)\s+(?:my|the|that)\s+"
+_ANSWER_TAKEN_BACK = re.compile(r"(?i)\bI(?:(?:'m|\s+am)\s+(?:now\s+)?(?:withdrawing|retracting|taking\s+back)"
+                                r"|\s+(?:now\s+|hereby\s+)?(?:withdraw|retract|take\s+back))\s+(?:my|the|that)\s+"
                                 r"(?:[\w\-]+\s+){0,2}?(?:[\"'\u201c\u2018*]+[^\"\u201d\n]{1,40}?[\"'\u201d\u2019*]+\s+)?"
                                 r"(?:answer|call|reading|choice|pick)\b")
 _ASKED_OR_SUPPOSED = re.compile(r"(?i)\b(?:would|could|should|will|shall|can|did|do|does|if|when|unless|to)\s+\Z")
