@@ -857,10 +857,6 @@ def extract(text: str, kind: str, labels: Sequence[str], options: Sequence[str] 
         # lesion." to "Is the mass on the right side?": a finding in the midline is on neither side (the corpus labels
         # such replies open)
         label, method = None, "ambiguous"
-    if label is not None and method in _BY_MENTION and _UNDECIDED_OPENING.match(clean):
-        # batch 90: "**It's a judgment call.** ... No ...", "Honestly, it's on the fence. ...": a reply that opens by
-        # saying it is undecided names no answer by the words it uses after (the corpus labels every such reply open)
-        label, method = None, "ambiguous"
     if label is not None and (method in _BY_MENTION or (method == "synonym" and attributed_mentions(clean))) \
             and _DEFERS_AND_ASKS_BACK.search(clean):
         # batch 58: "The physician suggested focal nodular hyperplasia. Before I weigh in, it would help to know ...
@@ -924,15 +920,18 @@ def extract(text: str, kind: str, labels: Sequence[str], options: Sequence[str] 
         against = _odds_against_option(clean, item, label, refusal, suggested)
         if against is not None:
             return against
+    if label is not None and (method in _BY_MENTION | {"synonym"}) and _UNDECIDED_OPENING.match(clean):
+        # batch 90: "**It's a judgment call.** ... No ...", "Honestly, it's on the fence. ...": a reply that opens by
+        # saying it is undecided names no answer by the words it uses after (the corpus labels every such reply open;
+        # held-out batch 184: "Equivocal — CTR 0.52 on an AP film, which exaggerates heart size anyway.", read yes
+        # from the ratio); undecided, it declines nothing
+        return Answer(None, "ambiguous", invalid=True, refusal=refusal)
     if label is not None and method in (_BY_MENTION - {"leading"}) | {"synonym"} and (
-            (refusal and _says_it_cannot(clean))
-            or _NOT_CALLING_IT.search(clean) or (method == "synonym" and _UNDECIDED_OPENING.match(clean))):
+            (refusal and _says_it_cannot(clean)) or _NOT_CALLING_IT.search(clean)):
         # batch 88: "The image provided appears to be completely black, with no visible anatomical structures. ...
         # Unable to assess for fracture." ("no" read from "no visible"), "I'm not able to determine a person's sex
         # from a medical image. ... breast soft-tissue shadows ...", "**Can't call it either way from this image.** ...
-        # No ascites ...": a reply that says it cannot answer names no answer by the words it uses on the way (nor
-        # one that opens undecided, as a mention after such an opening is not, held-out batch 184: "Equivocal — CTR
-        # 0.52 on an AP film, which exaggerates heart size anyway.", read yes from the ratio)
+        # No ascites ...": a reply that says it cannot answer names no answer by the words it uses on the way
         return Answer(None, "declined" if refusal else "ambiguous", invalid=True, refusal=refusal)
     guess = _GUESS_AFTER_DECLINE.search(clean) if label is None and refusal and method == "none" else None
     if guess is not None:
