@@ -27,6 +27,7 @@ from probe_ui.reading.escapes import stated_escape_option
 from probe_ui.reading.item import Item
 from probe_ui.reading.letters import letter_text_conflict
 from probe_ui.reading.options import yes_no_options
+from probe_ui.reading.structured import ANSWER_KEYS
 from probe_ui.reading.words import word_prefix
 
 _ARTICLE_LETTERS = frozenset("AaIi")
@@ -328,7 +329,8 @@ _FOREIGN_WORDS = ("respuesta", "ponse", "risposta", "resposta", "antwort", "答�
                   "tontu", "mbohovái", "deebii", "bersiv", "yankho", "ଉତ୍ତର", "ޖަވާބު", "ځواب", "جاۋاب",
                   # held-out batch 171 (Romanian), a review of its rules (Vietnamese "trả lời")
                   "spuns", "trả lời")
-_JSON_WORDS = ("answer", "choice", "option", "prediction", "selection", "label", "final", "letter")
+# the words one of whose presence lets a reply hold a JSON answer field (:data:`_JSON_ANSWER`)
+_JSON_WORDS = (*ANSWER_KEYS, "final", "letter")
 _ANSWER_TAG = re.compile(r"<answer>\s*([^<]{0,500}?)\s*</answer>", re.IGNORECASE)
 # a JSON (or JSON-like) answer field: {"answer": "B"}, {'choice': '(C)'}, "final_answer": "yes"; batch 80: a review's
 # '"agree": false, "correct_answer": "A"' (beside "physician_answer": "B", someone else's), '"final": "A"', a tool

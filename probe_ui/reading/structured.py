@@ -19,7 +19,7 @@ from probe_ui.reading import overlap
 from probe_ui.reading.closings import only_absent_or_normal
 from probe_ui.reading.item import Item
 
-__all__ = ["ANSWER_FIELD", "answer_schema", "boolean_field_label", "boolean_fields", "carried_text",
+__all__ = ["ANSWER_FIELD", "ANSWER_KEYS", "answer_schema", "boolean_field_label", "boolean_fields", "carried_text",
            "cut_at_answer_field", "echoed_alternatives", "entry_for_question", "few_shot_layout", "fields_per_option",
            "findings_per_option", "question_and_answer_lines", "report_sections", "stated_answer_text",
            "stated_reasons", "structured_label", "transcript_answers"]
@@ -94,7 +94,7 @@ def boolean_field_label(text: str, item: Item) -> str | None:
     # (an answer field that says the other: '{"answer": "yes", "pleural_effusion": false}', a review of held-out batch
     # 176's rules)
     stated = {item.exact(v) or item.exact(re.split(r"[\W_]+", v.strip(), maxsplit=1)[0])
-              for key, v in value.items() if isinstance(key, str) and key.casefold() in _ANSWER_KEYS
+              for key, v in value.items() if isinstance(key, str) and key.casefold() in ANSWER_KEYS
               and isinstance(v, str) and v.strip()}
     # (fields that may hold the answer in other names, '{"final answer": "no", "effusion": true}': counted only where
     # their value is a label, since they often hold free text, '"diagnosis": "right pleural effusion"')
@@ -103,7 +103,7 @@ def boolean_field_label(text: str, item: Item) -> str | None:
     return None if stated - {label} or _unsure(value) else label
 
 
-#: field names that may hold a JSON reply's answer besides :data:`_ANSWER_KEYS` (spaces and hyphens as "_")
+#: field names that may hold a JSON reply's answer besides :data:`ANSWER_KEYS` (spaces and hyphens as "_")
 _OTHER_ANSWER_KEYS = frozenset({"final_answer", "response", "result", "diagnosis", "verdict", "conclusion",
                                 "final_response", "reply"})
 
@@ -148,7 +148,8 @@ def boolean_fields(text: str) -> bool:
     return value is not None and any(isinstance(v, bool) for v in value.values())
 
 
-_ANSWER_KEYS = ("answer", "final_answer", "choice", "option", "prediction", "selection", "label")
+#: the fields a JSON reply holds its answer in (declarations reads them in JSON-like text too)
+ANSWER_KEYS = ("answer", "final_answer", "choice", "option", "prediction", "selection", "label")
 
 
 def echoed_alternatives(text: str, item: Item) -> bool:
@@ -161,7 +162,7 @@ def echoed_alternatives(text: str, item: Item) -> bool:
     if value is None:
         return False
     for key, v in value.items():
-        if key.casefold() not in _ANSWER_KEYS or not isinstance(v, str):
+        if key.casefold() not in ANSWER_KEYS or not isinstance(v, str):
             continue
         parts = [p.strip() for p in re.split(r"\s*\|\s*|\s*/\s*|\s+or\s+", v) if p.strip()]
         if len(parts) >= 2 and all(item.exact(p) is not None for p in parts):
@@ -171,7 +172,7 @@ def echoed_alternatives(text: str, item: Item) -> bool:
 
 # batch 63: '{\n  "findings": "enlarged cardiac silhouette with blunting of the right costophrenic angle",\n
 # "answer": "': a JSON object cut off where its answer field opens; what the findings mention is not the answer
-_CUT_AT_ANSWER = re.compile(r'(?i)\A\s*(?:```(?:json)?\s*)?\{[^{}]*"(?:' + "|".join(_ANSWER_KEYS)
+_CUT_AT_ANSWER = re.compile(r'(?i)\A\s*(?:```(?:json)?\s*)?\{[^{}]*"(?:' + "|".join(ANSWER_KEYS)
                             + r')"\s*:\s*"?\s*\Z')
 
 
@@ -218,7 +219,7 @@ def _carried(value: Any, depth: int) -> str | None:
         return "\n".join(said) if said else None
     if not isinstance(value, dict):
         return None
-    if set(value) & set(_ANSWER_KEYS):
+    if set(value) & set(ANSWER_KEYS):
         return None  # {"answer": "B"}, {"choice": "C", ...}: the answer object itself, read by the rules
     for key in ("tool_calls", "function_call", ""):  # the answer given through a tool: its arguments
         # batch 65: the call object alone, '{"name": "submit_answer", "arguments": "{\\"choice\\": \\"D\\", ...}"}'
@@ -409,7 +410,7 @@ _REASON_HEADING = re.compile(r"(?im)^[ \t*_#>]*(?:reasoning|reasons?|rationale|e
 def _answer_object(text: str) -> Mapping[str, Any] | None:
     """The JSON object a reply is, where it has an answer field with a string value; None otherwise."""
     value = _json_object(text) if "{" in text else None
-    if value is None or not any(k.casefold() in _ANSWER_KEYS and isinstance(v, str) for k, v in value.items()):
+    if value is None or not any(k.casefold() in ANSWER_KEYS and isinstance(v, str) for k, v in value.items()):
         return None
     return value
 
@@ -456,7 +457,7 @@ def fields_per_option(text: str, item: Item, label: str) -> bool:
         return False
     said: dict[str, bool] = {}
     for key, v in value.items():
-        if not isinstance(v, str) or key.casefold() in _ANSWER_KEYS or not v.strip():
+        if not isinstance(v, str) or key.casefold() in ANSWER_KEYS or not v.strip():
             continue
         words = " ".join(w for w in re.split(r"[_\W]+|(?<=[a-z])(?=[A-Z])", key) if w).casefold()
         named = next((lb for opt, lb in item.option_map if opt.strip(" .").casefold() == words), None)
