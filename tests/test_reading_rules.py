@@ -16008,6 +16008,18 @@ def test_held_out_175_184_undecided_openings_and_side_hedges(reply: str, kind: s
     ("C should not be discounted - the left hip (A) is obvious but the right is also collapsed.", "choice", ABCD,
      ("The left hip", "The right hip", "Both hips", "Neither hip"), "Which hip shows avascular necrosis?", "A", False,
      False),
+    # ... as is an option called only part of the answer (a review of held-out batches 185-186: before, B surely)
+    ("A would not be the whole story; the right femur is also broken.", "choice", ABCD, _FEMUR,
+     "Where is the fracture?", "B", False, False),
+    ("Left femur is only part of the picture; the right one is broken too.", "choice", ABCD, _FEMUR,
+     "Where is the fracture?", "A", False, False),
+    # ... not a remark on the image ("a single image isn't the whole story"), nor an option that explains it all
+    ("The right femur is broken. A single image isn't the whole story, so examine her.", "choice", ABCD, _FEMUR,
+     "Where is the fracture?", "B", True, False),
+    ("Right femur (B) explains the whole picture.", "choice", ABCD, _FEMUR, "Where is the fracture?", "B", True,
+     False),
+    ("A would not be the whole story: both femurs are broken, so C.", "choice", ABCD, _FEMUR,
+     "Where is the fracture?", "C", True, False),
     # "both" read as "bilateral" from a reply that calls both sides normal is a guess (before, sure) ...
     ("Both costophrenic angles are sharp.", "choice", ABCD, _SIDE, "Where is the pleural effusion?", "C", False,
      False),

@@ -690,20 +690,29 @@ _PRAISED_IN_NEGATION = re.compile(
 # (not "should not be overlooked / ignored / underestimated", advice or emphasis: a second review)
 _KEPT_OPEN = re.compile(r"(?i)\b(?:should|must|can|could|would)(?:n't|\s+not)\s+be\s+"
                         r"(?:entirely\s+|completely\s+|fully\s+)?(?:discounted|dismissed|excluded|ruled\s+out)\b")
+# an option said to be only part of the answer ("A would not be the whole story; the right femur is also broken.", a
+# review of held-out batches 185-186: read B, sure): the answer may be that option and more, another option
+_ONLY_PART = re.compile(r"(?i)(?:\bisn't|\bis\s+not|\bwasn't|\bwas\s+not|\bwouldn't\s+be|\bwould\s+not\s+be|'s\s+not)"
+                        r"\s+(?:quite\s+)?the\s+(?:whole|full|complete|entire)\s+(?:story|picture|answer)\b"
+                        r"|\b(?:is|are|would\s+be)\s+(?:only|just|merely)\s+(?:part|half)\s+of\s+"
+                        r"(?:the\s+(?:story|picture|answer)|it)\b")
 # where the clause the praise is said in opens: a mark, a dash, or a word that sets what follows apart ("Unlike
 # melanoma, the vessels couldn't be more reassuring", "Between MI and dissection, the mediastinum couldn't be clearer")
 _CLAUSE_OPENS = re.compile(r"(?i)[.;:!?,\n\u2013\u2014]|\s-\s|\b(?:but|while|whereas|although|though|unlike|and|than|"
                            r"rather|not|so|thus|hence)\b")
 
 
-def _praised_or_kept_open(text: str, item: Item, label: str | None) -> bool:
+def _praised_or_kept_open(text: str, item: Item, label: str | None, declared: bool) -> bool:
     """Whether the subject of praise in negative words ("Herpes zoster (A) couldn't fit better.", "C wouldn't be out of
     place") is another option than the reading, or any option is the subject of "should not be discounted /
-    excluded" (kept open, not chosen): a doubt, never a reading of that option. The subject is what the clause names
+    excluded" (kept open, not chosen) or of "would not be the whole story" (only part of the answer, unless the reply
+    ``declared`` its answer: "A would not be the whole story: both femurs are broken, so C."): a doubt, never a
+    reading of that option. The subject is what the clause names
     before the praise, within 80 characters (not an option set apart before it: "Unlike melanoma, ...")."""
     if item.kind != "choice" or label is None:
         return False
-    for pattern_, other_only in ((_PRAISED_IN_NEGATION, True), (_KEPT_OPEN, False)):
+    for pattern_, other_only in ((_PRAISED_IN_NEGATION, True), (_KEPT_OPEN, False),
+                                 *(() if declared else ((_ONLY_PART, False),))):
         for m in pattern_.finditer(text):
             start = max(m.start() - 80, 0)
             for c in _CLAUSE_OPENS.finditer(text, start, m.start()):
@@ -2234,7 +2243,7 @@ def doubts(text: str, item: Item, method: str, label: str | None = None, *, refu
         found.append("negation")  # "Right-sided hydronephrosis; normal left kidney." read as the left kidney
     if method not in {"exact", "structured"} and _placed_opposite(t, item, label):
         found.append("opposite")  # "The tube tip is below the carina." read as "Mid trachea, above the carina"
-    if method != "structured" and _praised_or_kept_open(t, item, label):
+    if method != "structured" and _praised_or_kept_open(t, item, label, method in _DECLARED):
         found.append("praised another")  # "Herpes zoster (A) couldn't fit better. Impetigo (B) has honey crusts."
     if _both_called_normal(t, item, label, method):
         found.append("both normal")  # "Both costophrenic angles are sharp." read as "bilateral"

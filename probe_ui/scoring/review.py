@@ -86,7 +86,8 @@ DOUBTS = {"refusal": "it declines", "reversal": "it changes its answer", "hedge"
           "example": "its closing letter is given as an example ('e.g. B') or a pointer ('cf. C')",
           "both normal": "it reads 'both sides' from a reply that calls both sides normal ('both angles are sharp')",
           "praised another": "it praises another answer in negative words ('A couldn't fit better'), or only keeps "
-                             "one open ('C should not be discounted')"}
+                             "one open ('C should not be discounted') or calls it only part of the answer "
+                             "('A would not be the whole story')"}
 
 
 @dataclass(frozen=True)
