@@ -16102,9 +16102,16 @@ def test_second_review_keeps_these_sure(reply: str, kind: str, labels: tuple[str
     ("Nije dijete, odrasla osoba.", False),
     ("Ga se ngwana, ke motho yo mogolo.", False),
     ("**Odgovor:** nije dijete.", False),
+    # (a reader check of 2026-12-06: Czech, Kazakh, Tagalog and Hausa denials read child surely before)
+    ("Není to dítě, je to dospělý.", False),
+    ("Бала емес, ересек.", False),
+    ("Hindi bata, matanda na.", False),
+    ("Ba yaro ba ne, babba ne.", False),
     # ... not one said outright, nor one whose body denies a finding ("..., keine offenen Wachstumsfugen")
     ("Dijete, otvorene epifize.", True),
     ("Ngwana.", True),
+    ("Bata, bukas pa ang mga growth plate.", True),
+    ("Yaro ne.", True),
 ])
 def test_a_label_word_denied_in_its_own_language_is_a_guess(reply: str, sure: bool) -> None:
     answer = extract(reply, "label", ("child", "adult", "elderly"), (), question="How old is the patient?")

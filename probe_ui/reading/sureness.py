@@ -468,10 +468,17 @@ _FOREIGN_NOT = re.compile(r"(?i)(?<!\w)(?:bukan|tidak(?=[ \t]+(?:anak|dewasa|lan
 # child, sure: the words for "not" of more languages (Croatian, Serbian, Polish, Slovak, Ukrainian, Dutch, Afrikaans,
 # Icelandic, Swedish, Danish, Norwegian, Hebrew, Hindi, Arabic, Hungarian, Portuguese, Swahili, Setswana, Basque,
 # Greek, Welsh, Latvian), in the reply's first sentence only, where the answer word stands (a body's findings deny
-# much: "..., теней молочных желёз нет", no breast shadows); not "ne", the Hausa copula ("Namiji ne.", it is a man),
-# nor "hindi", Tagalog's "not" and a language's name
+# much: "..., теней молочных желёз нет", no breast shadows); not "ne", the Hausa copula ("Namiji ne.", it is a man).
+# A reader check of 2026-12-06 (85 denials in 40 languages): Czech "není" ("Není to dítě, je to dospělý." read child,
+# sure), Kazakh, Kyrgyz and Uzbek "емес", "эмес", "emas", Azerbaijani "deyil", Mongolian "биш", Albanian "nuk",
+# Maltese "mhux", "mhix", Estonian "mitte", Somali "ma aha", Igbo "bụghị"; Tagalog "hindi" where it opens the reply
+# ("Hindi bata, matanda na.", not a child, an adult; not the language's name, "Hindi: ..."), and Hausa's "ba ... ba"
+# round the word it denies ("Ba yaro ba ne, babba ne.")
 _FOREIGN_NOT_FIRST = re.compile(r"(?i)(?<!\w)(?:nije|nisu|nie|ні|niet|geen|ekki|inte|ikke|ikkje|לא|אינו|אינה|אין|"
-                                r"नहीं|नही|لا|غير|nem|sio|siyo|haiyo|hakuna|ga\s+se|ha\s+se|ez|δεν|όχι|nid|nav)(?!\w)")
+                                r"नहीं|नही|لا|غير|nem|sio|siyo|haiyo|hakuna|ga\s+se|ha\s+se|ez|δεν|όχι|nid|nav|"
+                                r"není|nejsou|емес|эмес|emas|deyil|биш|nuk|mhux|mhix|mitte|ma\s+aha|bụghị)(?!\w)"
+                                r"|^hindi(?=[ \t]+[^\W\d_])"
+                                r"|(?<!\w)ba(?=[ \t]+[^\W\d_]+(?:[ \t]+[^\W\d_]+){0,2}[ \t]+ba\b)")
 
 
 _MIN_BODY_WORDS = 6
