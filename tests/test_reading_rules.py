@@ -16116,3 +16116,22 @@ def test_second_review_keeps_these_sure(reply: str, kind: str, labels: tuple[str
 def test_a_label_word_denied_in_its_own_language_is_a_guess(reply: str, sure: bool) -> None:
     answer = extract(reply, "label", ("child", "adult", "elderly"), (), question="How old is the patient?")
     assert (answer.choice, answer.sure) == ("child", sure), answer
+
+
+@pytest.mark.parametrize(("reply", "choice", "sure"), [
+    # a reader check of 2026-12-06: a yes read from the subject named, in a first sentence that holds another
+    # language's "not", is a guess (before, yes surely) ...
+    ("Dit is geen CT maar een MRI.", "yes", False),
+    ("Đây không phải CT mà là MRI.", "yes", False),
+    ("Tämä ei ole CT vaan MRI.", "yes", False),
+    ("Þetta er ekki CT, heldur segulómun.", "yes", False),
+    ("Nac ydy, nid sgan CT yw hwn.", "yes", False),
+    # ... not where the reply opens with its answer word ("ez" is Hungarian "this", "ei" Gascon "is"), nor a no
+    ("Igen, ez egy CT-felvétel.", "yes", True),
+    ("Òc, ei ua imatge de CT.", "yes", True),
+    ("Nee, dit is een MRI.", "no", True),
+])
+def test_a_yes_read_from_the_subject_beside_another_languages_not_is_a_guess(reply: str, choice: str,
+                                                                            sure: bool) -> None:
+    answer = extract(reply, "yesno", YN, (), question="Is this a CT scan?")
+    assert (answer.choice, answer.sure) == (choice, sure), answer

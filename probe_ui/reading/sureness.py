@@ -476,7 +476,7 @@ _FOREIGN_NOT = re.compile(r"(?i)(?<!\w)(?:bukan|tidak(?=[ \t]+(?:anak|dewasa|lan
 # round the word it denies ("Ba yaro ba ne, babba ne.")
 _FOREIGN_NOT_FIRST = re.compile(r"(?i)(?<!\w)(?:nije|nisu|nie|ні|niet|geen|ekki|inte|ikke|ikkje|לא|אינו|אינה|אין|"
                                 r"नहीं|नही|لا|غير|nem|sio|siyo|haiyo|hakuna|ga\s+se|ha\s+se|ez|δεν|όχι|nid|nav|"
-                                r"není|nejsou|емес|эмес|emas|deyil|биш|nuk|mhux|mhix|mitte|ma\s+aha|bụghị)(?!\w)"
+                                r"není|nejsou|емес|эмес|emas|deyil|биш|nuk|mhux|mhix|mitte|ma\s+aha|bụghị|ei|ní)(?!\w)"
                                 r"|^hindi(?=[ \t]+[^\W\d_])"
                                 r"|(?<!\w)ba(?=[ \t]+[^\W\d_]+(?:[ \t]+[^\W\d_]+){0,2}[ \t]+ba\b)")
 
@@ -2091,6 +2091,8 @@ def _offered_with_another(text: str, item: Item, label: str, method: str = "") -
 
 # yes/no readings from where a word occurs (the question's subject, a finding, a gloss), not from an answer word
 _FROM_A_MENTION = frozenset({"presence", "question_subject", "label_word", "synonym", "language"})
+# a reply's English, as the glosses give it, that opens with its answer word
+_GLOSSED_ANSWER = re.compile(r"(?i)\W*(?:yes|no)\b")
 # the word may hold combining marks and inner hyphens (batch 37, Taiwanese Hokkien in Pe̍h-ōe-jī: "M̄-sī, che sī MRI,
 # m̄-sī CT.", no, this is an MRI, not a CT)
 _OPENING_WORD = re.compile(r"\s*([^\W\d_][\w'\u02bb\u0300-\u036f]*(?:-[\w'\u02bb\u0300-\u036f]+)*)"
@@ -2116,7 +2118,7 @@ def _in_an_unread_language(text: str, item: Item, method: str) -> bool:
     likely the answer."""
     if item.kind != "yesno" or method not in _FROM_A_MENTION:
         return False
-    if re.match(r"(?i)\W*(?:yes|no)\b", lexicon.translate(text, yesno=True)):
+    if _GLOSSED_ANSWER.match(lexicon.translate(text, yesno=True)):
         return False  # it opens with the answer word of a language the glosses know
     letters = re.findall(r"[^\W\d_]", text)
     if method != "language" and letters and sum(bool(_NON_LATIN.match(c)) for c in letters) > len(letters) / 2:
@@ -2264,6 +2266,14 @@ def doubts(text: str, item: Item, method: str, label: str | None = None, *, refu
     if item.kind != "yesno" and method in _MENTIONS | {"language", "label_word"} and (
             _FOREIGN_NOT.search(t) or _FOREIGN_NOT_FIRST.search(first_sentence(t.lstrip(" \t\n*_#>")))):
         found.append("negation")  # "Jawaban akhir: bukan anak-anak" (not a child), "소아가 아닙니다." (not a child)
+    elif item.kind == "yesno" and item.aliases and label == item.aliases["yep"] and method in _FROM_A_MENTION and (
+            _FOREIGN_NOT_FIRST.search(opening := first_sentence(t.lstrip(" \t\n*_#>")))
+            or _FOREIGN_NOT.search(opening)) and not _GLOSSED_ANSWER.match(lexicon.translate(opening, yesno=True)):
+        # a reader check of 2026-12-06: a yes read from the subject a reply names, in a first sentence that holds
+        # another language's "not" ("Dit is geen CT maar een MRI.", "Đây không phải CT mà là MRI." to "Is this a
+        # CT?", read yes, sure): the word may be the one denied. Not where the reply opens with its answer word
+        # ("Igen, ez egy röntgenfelvétel.", Hungarian "ez" is "this"; "Òc, ei ua radiografia", Gascon "ei" is "is")
+        found.append("negation")
     stated = stated_answers(t, item, after_lead_in=True) if item.kind == "yesno" else set()
     if len(stated) > 1 or (label is not None and stated and label not in stated
                            and method not in _MARKED | {"final_verdict"}):
