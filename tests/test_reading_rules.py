@@ -16119,6 +16119,29 @@ def test_a_label_word_denied_in_its_own_language_is_a_guess(reply: str, sure: bo
 
 
 @pytest.mark.parametrize(("reply", "choice", "sure"), [
+    # a reader check of 2026-12-06: an option read from its English word, denied in German or by a Croatian opening
+    # "ne", is a guess (before, Pneumothorax surely) ...
+    ("Kein Pneumothorax, sondern ein Pleuraerguss.", "B", False),
+    ("Ne pneumotoraks, već pleuralni izljev.", "B", False),
+    # ... while a German reply the glosses read stays sure
+    ("Nein, kein Pneumothorax: ein Pleuraerguss (C).", "C", True),
+])
+def test_an_option_denied_in_german_or_croatian_is_a_guess(reply: str, choice: str, sure: bool) -> None:
+    answer = extract(reply, "choice", ABCD, ("Cardiomegaly", "Pneumothorax", "Pleural effusion", "Normal study"),
+                     question="What is the main finding on this chest radiograph?")
+    assert (answer.choice, answer.sure) == (choice, sure), answer
+
+
+@pytest.mark.parametrize(("reply", "choice"), [
+    ("Nicht rot, sondern grün.", "green"),
+    ("Nicht der rote, sondern der grüne Punkt.", "green"),
+])
+def test_a_german_denial_the_glosses_read_stays_sure(reply: str, choice: str) -> None:
+    answer = extract(reply, "label", ("red", "green", "blue"), (), question="Which dot is deepest?")
+    assert (answer.choice, answer.sure) == (choice, True), answer
+
+
+@pytest.mark.parametrize(("reply", "choice", "sure"), [
     # a reader check of 2026-12-06: a yes read from the subject named, in a first sentence that holds another
     # language's "not", is a guess (before, yes surely) ...
     ("Dit is geen CT maar een MRI.", "yes", False),

@@ -473,13 +473,19 @@ _FOREIGN_NOT = re.compile(r"(?i)(?<!\w)(?:bukan|tidak(?=[ \t]+(?:anak|dewasa|lan
 # sure), Kazakh, Kyrgyz and Uzbek "емес", "эмес", "emas", Azerbaijani "deyil", Mongolian "биш", Albanian "nuk",
 # Maltese "mhux", "mhix", Estonian "mitte", Somali "ma aha", Igbo "bụghị"; Tagalog "hindi" where it opens the reply
 # ("Hindi bata, matanda na.", not a child, an adult; not the language's name, "Hindi: ..."), and Hausa's "ba ... ba"
-# round the word it denies ("Ba yaro ba ne, babba ne.")
+# round the word it denies ("Ba yaro ba ne, babba ne."); Dutch "nee", Swedish and Danish "nej", and "ne" where it
+# opens the reply ("Ne pneumotoraks, već pleuralni izljev.", Croatian, read Pneumothorax, sure)
 _FOREIGN_NOT_FIRST = re.compile(r"(?i)(?<!\w)(?:nije|nisu|nie|ні|niet|geen|ekki|inte|ikke|ikkje|לא|אינו|אינה|אין|"
                                 r"नहीं|नही|لا|غير|nem|sio|siyo|haiyo|hakuna|ga\s+se|ha\s+se|ez|δεν|όχι|nid|nav|"
-                                r"není|nejsou|емес|эмес|emas|deyil|биш|nuk|mhux|mhix|mitte|ma\s+aha|bụghị|ei|ní)(?!\w)"
-                                r"|^hindi(?=[ \t]+[^\W\d_])"
+                                r"není|nejsou|емес|эмес|emas|deyil|биш|nuk|mhux|mhix|mitte|ma\s+aha|bụghị|ei|ní|"
+                                r"nee|nej)(?!\w)"
+                                r"|^(?:hindi|ne)(?=[ \t]+[^\W\d_])"
                                 r"|(?<!\w)ba(?=[ \t]+[^\W\d_]+(?:[ \t]+[^\W\d_]+){0,2}[ \t]+ba\b)")
 
+# German "not", which the glosses read ("Nicht rot, sondern grün." is green, sure): a doubt only for a reading that
+# did not come through them ("Kein Pneumothorax, sondern ein Pleuraerguss." read Pneumothorax, an English word, sure;
+# a reader check of 2026-12-06)
+_GLOSSED_NOT_FIRST = re.compile(r"(?i)(?<!\w)(?:kein|keine|keinen|keinem|keiner|nicht|nein)(?!\w)")
 
 _MIN_BODY_WORDS = 6
 # the closing words that settle a reversal: a declaration and its option ("Revised answer: B. Pneumothorax.")
@@ -2264,7 +2270,8 @@ def doubts(text: str, item: Item, method: str, label: str | None = None, *, refu
             and method not in {"exact", "structured"} and _finding_versus_another(t, item.question):
         found.append("compared")  # "Impression: Small effusion versus pleural thickening." to "... an effusion?"
     if item.kind != "yesno" and method in _MENTIONS | {"language", "label_word"} and (
-            _FOREIGN_NOT.search(t) or _FOREIGN_NOT_FIRST.search(first_sentence(t.lstrip(" \t\n*_#>")))):
+            _FOREIGN_NOT.search(t) or _FOREIGN_NOT_FIRST.search(opening := first_sentence(t.lstrip(" \t\n*_#>")))
+            or (method != "language" and _GLOSSED_NOT_FIRST.search(opening))):
         found.append("negation")  # "Jawaban akhir: bukan anak-anak" (not a child), "소아가 아닙니다." (not a child)
     elif item.kind == "yesno" and item.aliases and label == item.aliases["yep"] and method in _FROM_A_MENTION and (
             _FOREIGN_NOT_FIRST.search(opening := first_sentence(t.lstrip(" \t\n*_#>")))
