@@ -16158,3 +16158,9 @@ def test_a_yes_read_from_the_subject_beside_another_languages_not_is_a_guess(rep
                                                                             sure: bool) -> None:
     answer = extract(reply, "yesno", YN, (), question="Is this a CT scan?")
     assert (answer.choice, answer.sure) == (choice, sure), answer
+
+
+def test_a_finding_another_language_says_is_absent_is_no_sure_yes() -> None:
+    # a reader check of 2026-12-06: Tagalog "walang" (there is no) before the finding asked about (before, yes surely)
+    answer = extract("Walang cardiomegaly.", "yesno", YN, (), question="Is the heart enlarged in this radiograph?")
+    assert not (answer.choice == "yes" and answer.sure), answer

@@ -474,11 +474,14 @@ _FOREIGN_NOT = re.compile(r"(?i)(?<!\w)(?:bukan|tidak(?=[ \t]+(?:anak|dewasa|lan
 # Maltese "mhux", "mhix", Estonian "mitte", Somali "ma aha", Igbo "bụghị"; Tagalog "hindi" where it opens the reply
 # ("Hindi bata, matanda na.", not a child, an adult; not the language's name, "Hindi: ..."), and Hausa's "ba ... ba"
 # round the word it denies ("Ba yaro ba ne, babba ne."); Dutch "nee", Swedish and Danish "nej", and "ne" where it
-# opens the reply ("Ne pneumotoraks, već pleuralni izljev.", Croatian, read Pneumothorax, sure)
+# opens the reply ("Ne pneumotoraks, već pleuralni izljev.", Croatian, read Pneumothorax, sure); the "there is no" of
+# Tagalog ("Walang cardiomegaly." to "Is the heart enlarged?" read yes, sure), Turkish, Hungarian, Polish, Chinese,
+# Japanese and Korean
 _FOREIGN_NOT_FIRST = re.compile(r"(?i)(?<!\w)(?:nije|nisu|nie|ні|niet|geen|ekki|inte|ikke|ikkje|לא|אינו|אינה|אין|"
                                 r"नहीं|नही|لا|غير|nem|sio|siyo|haiyo|hakuna|ga\s+se|ha\s+se|ez|δεν|όχι|nid|nav|"
                                 r"není|nejsou|емес|эмес|emas|deyil|биш|nuk|mhux|mhix|mitte|ma\s+aha|bụghị|ei|ní|"
-                                r"nee|nej)(?!\w)"
+                                r"nee|nej|walang|wala|yok|nincs|nincsenek|brak)(?!\w)"
+                                r"|没有|沒有|なし|없"
                                 r"|^(?:hindi|ne)(?=[ \t]+[^\W\d_])"
                                 r"|(?<!\w)ba(?=[ \t]+[^\W\d_]+(?:[ \t]+[^\W\d_]+){0,2}[ \t]+ba\b)")
 
