@@ -16160,6 +16160,50 @@ def test_a_yes_read_from_the_subject_beside_another_languages_not_is_a_guess(rep
     assert (answer.choice, answer.sure) == (choice, sure), answer
 
 
+@pytest.mark.parametrize(("reply", "sure"), [
+    # a reader check of 2026-12-06: a yes read from the subject named is a guess where the same sentence names another
+    # value of its kind, undenied, or a denial stands before it or closes its sentence (before, yes surely) ...
+    ("More like an MRI than a CT.", False),
+    ("I'd have said CT, but it's MRI.", False),
+    ("Far from a CT - MRI.", False),
+    ("Wouldn't call it a CT.", False),
+    ("CT it is not.", False),
+    ("CT, I don't think so.", False),
+    ("CT is the one thing it isn't.", False),
+    # ... not where the other value is denied, a fused study, or a later sentence denies a finding
+    ("Not an MRI - it's a CT.", True),
+    ("It's a CT, not an MRI.", True),
+    ("A CT, no doubt.", True),
+    ("Non-contrast CT of the head - there's no T1 signal to speak of on a CT.", True),
+])
+def test_a_yes_from_the_subject_beside_another_value_or_a_denial_is_a_guess(reply: str, sure: bool) -> None:
+    answer = extract(reply, "yesno", YN, (), question="Is this a CT scan? (please answer yes/no)")
+    assert (answer.choice, answer.sure) == ("yes", sure), answer
+
+
+@pytest.mark.parametrize(("reply", "labels", "choice", "sure"), [
+    # a reader check of 2026-12-06: a label beside a denial of its own words is a guess (before, sure) ...
+    ("Upside down, I don't think so.", ("correct", "upside down"), "upside down", False),
+    ("Correct it is not.", ("correct", "upside down"), "correct", False),
+    ("Female, no way.", ("male", "female"), "female", False),
+    ("Adult would be wrong.", ("child", "adult"), "adult", False),
+    ("Far from an adult.", ("child", "adult"), "adult", False),
+    # ... not a denial of the other label, nor one that goes on to name what is denied
+    ("Wouldn't say red; blue.", ("red", "green", "blue"), "blue", True),
+    ("Correct, it is not upside down.", ("correct", "upside down"), "correct", True),
+    ("It's upside down? No, correct.", ("correct", "upside down"), "correct", True),
+])
+def test_a_label_beside_a_denial_of_its_words_is_a_guess(reply: str, labels: tuple[str, ...], choice: str,
+                                                         sure: bool) -> None:
+    answer = extract(reply, "label", labels, (), question="Which is it?")
+    assert (answer.choice, answer.sure) == (choice, sure), answer
+
+
+def test_a_fused_study_is_no_other_value() -> None:
+    answer = extract("Fused FDG PET/CT, axial.", "yesno", YN, (), question="Is this a PET scan? (please answer yes/no)")
+    assert (answer.choice, answer.sure) == ("yes", True), answer
+
+
 def test_a_finding_another_language_says_is_absent_is_no_sure_yes() -> None:
     # a reader check of 2026-12-06: Tagalog "walang" (there is no) before the finding asked about (before, yes surely)
     answer = extract("Walang cardiomegaly.", "yesno", YN, (), question="Is the heart enlarged in this radiograph?")

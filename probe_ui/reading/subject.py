@@ -25,7 +25,7 @@ from probe_ui.reading.lexicon import ENGLISH_SIGNS, TOKEN, foreign_yes_no, gener
 from probe_ui.reading.synonyms import SYNONYMS
 
 __all__ = ["CATEGORIES", "answer_from_predicate", "answer_from_subject", "asked_predicate", "asked_values",
-           "between_regions"]
+           "between_regions", "doubted_yes"]
 
 # batch 70: a slice or film at the meeting of two body regions ("This slice sits at the thoracoabdominal junction:
 # lung bases above, liver dome and spleen tip below."): neither region is the image's subject beyond doubt. Not a
@@ -609,6 +609,52 @@ def answer_from_subject(reply: str, question: str) -> str | None:
     if "no" in said.values():
         return "no"
     return "yes" if all(x == "yes" for x in said.values()) else None
+
+
+# a word that denies, before the value asked in its clause ("Wouldn't call it a CT.", "Far from a CT"); (not the idioms
+# of certainty, "no doubt", "without question")
+_DENYING = re.compile(r"(?i)\b(?:not|never|no(?![ \t]+(?:doubt|question)\b)|nor|neither|without(?![ \t]+(?:a[ \t]+)?"
+                      r"(?:doubt|question)\b)|hardly|far[ \t]+from|anything[ \t]+but)\b|n't\b")
+# a denial closing the sentence the value asked stands in ("CT it is not.", "CT, I don't think so.", "CT is the one
+# thing it isn't.")
+_DENIAL_CLOSES = re.compile(r"(?i)(?:\b(?:it|this|that)(?:'s|\s+is)\s+not|\bis\s+not|\bisn't|\bdon't\s+think\s+so|"
+                            r"\bnot\s+really|\bnope)[ \t*_]*[.!]?[ \t*_]*(?:\n|\Z)")
+_SENTENCE_BREAK = re.compile(r"[.;!?\n]")
+_CLAUSE_BREAK = re.compile(r"[.;:,!?\n\u2013\u2014]|\s-\s")  # (a dash is " - " once the reply is cleaned)
+# categories whose values exclude each other outright (not organs or regions, which a study shows several of)
+_EXCLUSIVE = frozenset({"modality", "plane", "sequence"})
+
+
+def doubted_yes(reply: str, question: str) -> str | None:
+    """Why a yes read from the subject a reply names (:func:`answer_from_subject`) may be wrong, or None: the sentence
+    that names the value asked names another value of its kind, undenied ("alternative": "More like an MRI than a
+    CT.", "I'd have said CT, but it's MRI." to "Is this a CT?"; not a fused "PET/CT"), or a denying word stands
+    before its first mention in its clause or closes its sentence ("negation": "Wouldn't call it a CT.", "CT it is
+    not.", "CT, I don't think so."). A reader check of 2026-12-06 found nine such replies read yes, sure."""
+    asked = asked_values(question)
+    mentions = _mentions(reply)
+    # (the first mention of the value asked: the one a short reply answers with; a long reply's body speaks of
+    # more, "Non-contrast CT of the head - there's no T1 signal to speak of on a CT.")
+    mine = [(s, e) for c, v, s, e in mentions if (c, v) in asked][:1]
+    for cat, value, start, _ in mentions:
+        if cat not in _EXCLUSIVE:
+            continue
+        before = reply[max(0, start - 60):start]
+        before = before[max(before.rfind(c) for c in ".;:!\n,") + 1:]
+        if _NEGATION.search(before):
+            continue
+        for acat, avalue in asked:
+            if acat == cat and _conflicts(cat, avalue, value) and frozenset((avalue, value)) not in _HYBRID \
+                    and avalue not in KIND_OF.get((cat, value), ()) \
+                    and any(not _SENTENCE_BREAK.search(reply, min(s, start), max(s, start)) for s, _ in mine):
+                return "alternative"
+    for s, e in mine:
+        if any(not _CLAUSE_BREAK.search(reply, m.end(), s) for m in _DENYING.finditer(reply, max(0, s - 30), s)):
+            return "negation"
+        stop = _SENTENCE_BREAK.search(reply, e)
+        if _DENIAL_CLOSES.search(reply[e:stop.end() if stop else len(reply)] + "\n"):
+            return "negation"
+    return None
 
 
 # ------------------------------------------------------------------------------------------------------------

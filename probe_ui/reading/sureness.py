@@ -107,6 +107,7 @@ from probe_ui.reading.subject import (
     asked_predicate,
     asked_subject,
     between_regions,
+    doubted_yes,
 )
 from probe_ui.reading.verdicts import CORRECTION_WORD, REVISION, correction_spans, self_corrected
 from probe_ui.reading.weighing import condition_spans, is_truncated, named_in, runner_up_spans
@@ -489,6 +490,30 @@ _FOREIGN_NOT_FIRST = re.compile(r"(?i)(?<!\w)(?:nije|nisu|nie|ні|niet|geen|ekk
 # did not come through them ("Kein Pneumothorax, sondern ein Pleuraerguss." read Pneumothorax, an English word, sure;
 # a reader check of 2026-12-06)
 _GLOSSED_NOT_FIRST = re.compile(r"(?i)(?<!\w)(?:kein|keine|keinen|keinem|keiner|nicht|nein)(?!\w)")
+# a reader check of 2026-12-06 (41 label replies, 10 read surely as the label they deny): a denial set right after the
+# label's words ("Upside down, I don't think so.", "Correct it is not.", "Female, no way.", "Adult would be wrong.")
+# or right before them ("Far from an adult.", "Wouldn't call it a child.")
+_DENIED_AFTER_NAME = re.compile(
+    r"(?i)[ \t*_,]*(?:(?:I|we)[ \t]+(?:don't|do[ \t]+not|doubt)[ \t]+(?:think|believe)[ \t]+so\b"
+    r"|(?:it|this|that)[ \t]+(?:is|was)(?:n't|[ \t]+not)[ \t*_]*(?:[.!;,]|\Z)|it[ \t]+isn't[ \t*_]*(?:[.!;,]|\Z)"
+    r"|no[ \t]+way\b|not[ \t]+a[ \t]+chance\b|would[ \t]+be[ \t]+(?:wrong|incorrect|a[ \t]+mistake)\b"
+    r"|(?:is|'s)[ \t]+(?:wrong|incorrect)\b)")
+_DENIED_BEFORE_NAME = re.compile(r"(?i)\b(?:far[ \t]+from|anything[ \t]+but|(?:wouldn't|would[ \t]+not|won't)"
+                                 r"(?:[ \t]+even)?[ \t]+(?:call|say|label|class(?:ify)?)"
+                                 r"(?:[ \t]+(?:it|this|that))?)[ \t]+(?:an?[ \t]+|the[ \t]+)?[*_]*$")
+
+
+def _denied_in_place(text: str, item: Item, label: str | None) -> bool:
+    """Whether a label item's reading stands beside a denial of its own words (:data:`_DENIED_AFTER_NAME`,
+    :data:`_DENIED_BEFORE_NAME`): a negation near the label, never sure."""
+    if item.kind != "label" or label is None:
+        return False
+    for name in {label, *(w for w, lab in item.words if lab == label)}:
+        for m in phrase_regex(name).finditer(text):
+            if _DENIED_AFTER_NAME.match(text, m.end()) or _DENIED_BEFORE_NAME.search(text, 0, m.start()):
+                return True
+    return False
+
 
 _MIN_BODY_WORDS = 6
 # the closing words that settle a reversal: a declaration and its option ("Revised answer: B. Pneumothorax.")
@@ -2276,6 +2301,8 @@ def doubts(text: str, item: Item, method: str, label: str | None = None, *, refu
             _FOREIGN_NOT.search(t) or _FOREIGN_NOT_FIRST.search(opening := first_sentence(t.lstrip(" \t\n*_#>")))
             or (method != "language" and _GLOSSED_NOT_FIRST.search(opening))):
         found.append("negation")  # "Jawaban akhir: bukan anak-anak" (not a child), "소아가 아닙니다." (not a child)
+    elif method not in _MARKED and _denied_in_place(t, item, label):
+        found.append("negation")  # "Upside down, I don't think so.", "Correct it is not.", "Far from an adult."
     elif item.kind == "yesno" and item.aliases and label == item.aliases["yep"] and method in _FROM_A_MENTION and (
             _FOREIGN_NOT_FIRST.search(opening := first_sentence(t.lstrip(" \t\n*_#>")))
             or _FOREIGN_NOT.search(opening)) and not _GLOSSED_ANSWER.match(lexicon.translate(opening, yesno=True)):
@@ -2396,6 +2423,9 @@ def doubts(text: str, item: Item, method: str, label: str | None = None, *, refu
         found.append("close")  # batch 17: "A 50%, B 25%, ...": ahead, but not beyond doubt
     if method == "question_subject" and between_regions(t):
         found.append("junction")  # batch 70: "This slice sits at the thoracoabdominal junction: ..."
+    if method == "question_subject" and item.aliases and label == item.aliases["yep"] \
+            and (why := doubted_yes(t, item.question)) is not None:
+        found.append(why)  # "More like an MRI than a CT.", "CT, I don't think so." to "Is this a CT?"
     if method not in {"exact", "structured", "marked"} and label is not None and findings_per_option(t, item, label):
         # batch 71: "Findings: Right kidney: dilated pelvis ... Left kidney: normal.\nImpression: Left hydronephrosis.
         # \nAnswer: The left kidney": findings given per option, the answer rests on which entry is abnormal
