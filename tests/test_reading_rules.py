@@ -16199,6 +16199,33 @@ def test_a_label_beside_a_denial_of_its_words_is_a_guess(reply: str, labels: tup
     assert (answer.choice, answer.sure) == (choice, sure), answer
 
 
+@pytest.mark.parametrize(("reply", "choice"), [
+    # ... as is an option beside a denial of its words or letter (before, sure)
+    ("Pneumothorax, I don't think so.", "B"),
+    ("Pneumothorax would be wrong.", "B"),
+    ("Far from a pneumothorax.", "B"),
+    ("Cardiomegaly, I doubt it.", "A"),
+    ("B, I don't think so.", "B"),
+])
+def test_an_option_beside_a_denial_of_its_words_is_a_guess(reply: str, choice: str) -> None:
+    answer = extract(reply, "choice", ABCD, ("Cardiomegaly", "Pneumothorax", "Pleural effusion", "Normal study"),
+                     question="What is the main finding on this chest radiograph?")
+    assert not answer.sure and answer.choice in (None, choice), answer
+
+
+@pytest.mark.parametrize(("reply", "sure"), [
+    # ... and a yes from a short reply whose sentence closes on a denial (before, yes surely)
+    ("Enlarged, I don't think so.", False),
+    ("Enlarged it is not.", False),
+    ("Cardiomegaly would be wrong.", False),
+    # (not a yes that stands)
+    ("Enlarged, with a cardiothoracic ratio of 0.6.", True),
+])
+def test_a_yes_closing_on_a_denial_is_a_guess(reply: str, sure: bool) -> None:
+    answer = extract(reply, "yesno", YN, (), question="Is the heart enlarged in this radiograph?")
+    assert (answer.choice, answer.sure) == ("yes", sure), answer
+
+
 def test_a_fused_study_is_no_other_value() -> None:
     answer = extract("Fused FDG PET/CT, axial.", "yesno", YN, (), question="Is this a PET scan? (please answer yes/no)")
     assert (answer.choice, answer.sure) == ("yes", True), answer

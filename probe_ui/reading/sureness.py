@@ -495,6 +495,7 @@ _GLOSSED_NOT_FIRST = re.compile(r"(?i)(?<!\w)(?:kein|keine|keinen|keinem|keiner|
 # or right before them ("Far from an adult.", "Wouldn't call it a child.")
 _DENIED_AFTER_NAME = re.compile(
     r"(?i)[ \t*_,]*(?:(?:I|we)[ \t]+(?:don't|do[ \t]+not|doubt)[ \t]+(?:think|believe)[ \t]+so\b"
+    r"|(?:I|we)[ \t]+doubt[ \t]+it\b"
     r"|(?:it|this|that)[ \t]+(?:is|was)(?:n't|[ \t]+not)[ \t*_]*(?:[.!;,]|\Z)|it[ \t]+isn't[ \t*_]*(?:[.!;,]|\Z)"
     r"|no[ \t]+way\b|not[ \t]+a[ \t]+chance\b|would[ \t]+be[ \t]+(?:wrong|incorrect|a[ \t]+mistake)\b"
     r"|(?:is|'s)[ \t]+(?:wrong|incorrect)\b)")
@@ -503,13 +504,29 @@ _DENIED_BEFORE_NAME = re.compile(r"(?i)\b(?:far[ \t]+from|anything[ \t]+but|(?:w
                                  r"(?:[ \t]+(?:it|this|that))?)[ \t]+(?:an?[ \t]+|the[ \t]+)?[*_]*$")
 
 
+# a denial that closes a short reply's sentence ("Enlarged, I don't think so." to "Is the heart enlarged?", read yes
+# from the word asked; "Cardiomegaly would be wrong.")
+_DANGLING_DENIAL = re.compile(r"(?i)[ \t*_,;:](?:(?:I|we)[ \t]+(?:don't|do[ \t]+not)[ \t]+(?:think|believe)[ \t]+so"
+                              r"|(?:I|we)[ \t]+doubt[ \t]+it|(?:it|this|that)[ \t]+(?:is|was)(?:n't|[ \t]+not)"
+                              r"|no[ \t]+way|would[ \t]+be[ \t]+(?:wrong|incorrect|a[ \t]+mistake))"
+                              r"[ \t*_]*(?:[.!;]|\Z)")
+
+
 def _denied_in_place(text: str, item: Item, label: str | None) -> bool:
-    """Whether a label item's reading stands beside a denial of its own words (:data:`_DENIED_AFTER_NAME`,
-    :data:`_DENIED_BEFORE_NAME`): a negation near the label, never sure."""
-    if item.kind != "label" or label is None:
+    """Whether a label or an option is read beside a denial of its own words or letter (:data:`_DENIED_AFTER_NAME`,
+    :data:`_DENIED_BEFORE_NAME`: "Pneumothorax, I don't think so.", "B, I don't think so."), or a yes from a short
+    reply whose sentence closes on a denial (:data:`_DANGLING_DENIAL`): a negation near the answer, never sure."""
+    if label is None:
         return False
-    for name in {label, *(w for w, lab in item.words if lab == label)}:
-        for m in phrase_regex(name).finditer(text):
+    if item.kind == "yesno":
+        return bool(item.aliases) and label == item.aliases["yep"] and len(text.split()) <= SUBJECT_WORDS \
+            and _DANGLING_DENIAL.search(text) is not None
+    if item.kind == "label":
+        names = [phrase_regex(n) for n in {label, *(w for w, lab in item.words if lab == label)}]
+    else:
+        names = [lone_letter(label)] + ([phrase_regex(opt)] if (opt := item.option_text(label)) else [])
+    for name in names:
+        for m in name.finditer(text):
             if _DENIED_AFTER_NAME.match(text, m.end()) or _DENIED_BEFORE_NAME.search(text, 0, m.start()):
                 return True
     return False
@@ -2301,7 +2318,7 @@ def doubts(text: str, item: Item, method: str, label: str | None = None, *, refu
             _FOREIGN_NOT.search(t) or _FOREIGN_NOT_FIRST.search(opening := first_sentence(t.lstrip(" \t\n*_#>")))
             or (method != "language" and _GLOSSED_NOT_FIRST.search(opening))):
         found.append("negation")  # "Jawaban akhir: bukan anak-anak" (not a child), "소아가 아닙니다." (not a child)
-    elif method not in _MARKED and _denied_in_place(t, item, label):
+    elif method not in _MARKED and method != "negated_option" and _denied_in_place(t, item, label):
         found.append("negation")  # "Upside down, I don't think so.", "Correct it is not.", "Far from an adult."
     elif item.kind == "yesno" and item.aliases and label == item.aliases["yep"] and method in _FROM_A_MENTION and (
             _FOREIGN_NOT_FIRST.search(opening := first_sentence(t.lstrip(" \t\n*_#>")))
