@@ -492,13 +492,11 @@ _FOREIGN_NOT_FIRST = re.compile(r"(?i)(?<!\w)(?:nije|nisu|nie|ні|niet|geen|ekk
 _GLOSSED_NOT_FIRST = re.compile(r"(?i)(?<!\w)(?:kein|keine|keinen|keinem|keiner|nicht|nein)(?!\w)")
 # a reader check of 2026-12-06 (41 label replies, 10 read surely as the label they deny): a denial set right after the
 # label's words ("Upside down, I don't think so.", "Correct it is not.", "Female, no way.", "Adult would be wrong.")
-# or right before them ("Far from an adult.", "Wouldn't call it a child.")
-_DENIED_AFTER_NAME = re.compile(
-    r"(?i)[ \t*_,]*(?:(?:I|we)[ \t]+(?:don't|do[ \t]+not|doubt)[ \t]+(?:think|believe)[ \t]+so\b"
-    r"|(?:I|we)[ \t]+doubt[ \t]+it\b"
-    r"|(?:it|this|that)[ \t]+(?:is|was)(?:n't|[ \t]+not)[ \t*_]*(?:[.!;,]|\Z)|it[ \t]+isn't[ \t*_]*(?:[.!;,]|\Z)"
-    r"|no[ \t]+way\b|not[ \t]+a[ \t]+chance\b|would[ \t]+be[ \t]+(?:wrong|incorrect|a[ \t]+mistake)\b"
-    r"|(?:is|'s)[ \t]+(?:wrong|incorrect)\b)")
+# or right before them ("Far from an adult.", "Wouldn't call it a child."); the words of the denial close their clause
+_DENIAL = (r"(?:(?:I|we)[ \t]+(?:don't|do[ \t]+not|doubt)[ \t]+(?:think|believe)[ \t]+so|(?:I|we)[ \t]+doubt[ \t]+it"
+           r"|(?:it|this|that)[ \t]+(?:is|was)(?:n't|[ \t]+not)|no[ \t]+way|not[ \t]+a[ \t]+chance"
+           r"|(?:would[ \t]+be|is|'s)[ \t]+(?:wrong|incorrect)|would[ \t]+be[ \t]+a[ \t]+mistake)[ \t*_]*(?:[.!;,]|\Z)")
+_DENIED_AFTER_NAME = re.compile(r"(?i)[ \t*_,]*" + _DENIAL)
 _DENIED_BEFORE_NAME = re.compile(r"(?i)\b(?:far[ \t]+from|anything[ \t]+but|(?:wouldn't|would[ \t]+not|won't)"
                                  r"(?:[ \t]+even)?[ \t]+(?:call|say|label|class(?:ify)?)"
                                  r"(?:[ \t]+(?:it|this|that))?)[ \t]+(?:an?[ \t]+|the[ \t]+)?[*_]*$")
@@ -506,10 +504,7 @@ _DENIED_BEFORE_NAME = re.compile(r"(?i)\b(?:far[ \t]+from|anything[ \t]+but|(?:w
 
 # a denial that closes a short reply's sentence ("Enlarged, I don't think so." to "Is the heart enlarged?", read yes
 # from the word asked; "Cardiomegaly would be wrong.")
-_DANGLING_DENIAL = re.compile(r"(?i)[ \t*_,;:](?:(?:I|we)[ \t]+(?:don't|do[ \t]+not)[ \t]+(?:think|believe)[ \t]+so"
-                              r"|(?:I|we)[ \t]+doubt[ \t]+it|(?:it|this|that)[ \t]+(?:is|was)(?:n't|[ \t]+not)"
-                              r"|no[ \t]+way|would[ \t]+be[ \t]+(?:wrong|incorrect|a[ \t]+mistake))"
-                              r"[ \t*_]*(?:[.!;]|\Z)")
+_DANGLING_DENIAL = re.compile(r"(?i)[ \t*_,;:]" + _DENIAL)
 
 
 def _denied_in_place(text: str, item: Item, label: str | None) -> bool:
