@@ -611,49 +611,52 @@ def answer_from_subject(reply: str, question: str) -> str | None:
     return "yes" if all(x == "yes" for x in said.values()) else None
 
 
-# a word that denies, before the value asked in its clause ("Wouldn't call it a CT.", "Far from a CT"); (not the idioms
-# of certainty, "no doubt", "without question")
-_DENYING = re.compile(r"(?i)\b(?:not|never|no(?![ \t]+(?:doubt|question)\b)|nor|neither|without(?![ \t]+(?:a[ \t]+)?"
-                      r"(?:doubt|question)\b)|hardly|far[ \t]+from|anything[ \t]+but)\b|n't\b")
+# a word that denies the value asked just before it ("Wouldn't call it a CT.", "Far from a CT", "Hardly a CT"): only
+# a few words between, none that turns it ("Not only a CT but ...", "Hard not to call this a CT.", "I wouldn't call this
+# anything but a CT.", "I have no hesitation calling this a CT.", a review of the first draft)
+_DENIED_JUST_BEFORE = re.compile(r"(?i)(?:\bnot|n't|\bnever|\bhardly|\bfar[ \t]+from)[ \t]+(?:(?:a|an|the|it|this|that|"
+                                 r"call|calling|say|be|really|exactly|truly|quite)[ \t]+){0,4}$")
 # a denial closing the sentence the value asked stands in ("CT it is not.", "CT, I don't think so.", "CT is the one
-# thing it isn't.")
-_DENIAL_CLOSES = re.compile(r"(?i)(?:\b(?:it|this|that)(?:'s|\s+is)\s+not|\bis\s+not|\bisn't|\bdon't\s+think\s+so|"
-                            r"\bnot\s+really|\bnope)[ \t*_]*[.!]?[ \t*_]*(?:\n|\Z)")
+# thing it isn't.", "A CT it ain't.")
+_DENIAL_CLOSES = re.compile(r"(?i)(?:\b(?:it|this|that)(?:'s|\s+is)\s+not|\bis\s+not|\bisn't|\bain't|"
+                            r"\bdon't\s+think\s+so|\bnot\s+really|\bnope)[ \t*_]*[.!]?[ \t*_]*(?:\n|\Z)")
+# another value the reply says the image is ("I'd have said CT, but it's MRI.", "CT-like appearance, but it's MRI."), or
+# likens it to more ("More like an MRI than a CT."); not another value only named ("This is a CT, and an MRI would be
+# better for soft tissue.", "faster than an MRI", "unlike the prior MRI", a review of the first draft)
+_SAID_TO_BE = re.compile(r"(?i)(?:\b(?:it|this|that)(?:'s|\s+is)|\bmore\s+like)\s+(?:(?:a|an|really|actually|in\s+fact)"
+                         r"\s+)*$")
+# (not what the reply says the image is not: "This is a CT scan, and I don't believe it's an MRI.", a review)
+_NOT_SAID = re.compile(r"(?i)(?:n't|\bnot|\bno\s+way)\b(?:[ \t]+[\w']+){0,4}[ \t]*$")
 _SENTENCE_BREAK = re.compile(r"[.;!?\n]")
-_CLAUSE_BREAK = re.compile(r"[.;:,!?\n\u2013\u2014]|\s-\s")  # (a dash is " - " once the reply is cleaned)
 # categories whose values exclude each other outright (not organs or regions, which a study shows several of)
 _EXCLUSIVE = frozenset({"modality", "plane", "sequence"})
 
 
 def doubted_yes(reply: str, question: str) -> str | None:
     """Why a yes read from the subject a reply names (:func:`answer_from_subject`) may be wrong, or None: the sentence
-    that names the value asked names another value of its kind, undenied ("alternative": "More like an MRI than a
-    CT.", "I'd have said CT, but it's MRI." to "Is this a CT?"; not a fused "PET/CT"), or a denying word stands
-    before its first mention in its clause or closes its sentence ("negation": "Wouldn't call it a CT.", "CT it is
-    not.", "CT, I don't think so."). A reader check of 2026-12-06 found nine such replies read yes, sure."""
+    that names the value asked says the image is another value of its kind ("alternative": "I'd have said CT, but it's
+    MRI.", "More like an MRI than a CT." to "Is this a CT?"; not a fused "PET/CT"), or a denial stands just before the
+    value's first mention or closes its sentence ("negation": "Wouldn't call it a CT.", "CT it is not.", "CT, I don't
+    think so."). A reader check of 2026-12-06 found nine such replies read yes, sure."""
     asked = asked_values(question)
     mentions = _mentions(reply)
-    # (the first mention of the value asked: the one a short reply answers with; a long reply's body speaks of
-    # more, "Non-contrast CT of the head - there's no T1 signal to speak of on a CT.")
     mine = [(s, e) for c, v, s, e in mentions if (c, v) in asked][:1]
+    if not mine:
+        return None
+    first, end = mine[0]
     for cat, value, start, _ in mentions:
-        if cat not in _EXCLUSIVE:
+        if cat not in _EXCLUSIVE or _SENTENCE_BREAK.search(reply, min(first, start), max(first, start)):
             continue
-        before = reply[max(0, start - 60):start]
-        before = before[max(before.rfind(c) for c in ".;:!\n,") + 1:]
-        if _NEGATION.search(before):
-            continue
-        for acat, avalue in asked:
-            if acat == cat and _conflicts(cat, avalue, value) and frozenset((avalue, value)) not in _HYBRID \
-                    and avalue not in KIND_OF.get((cat, value), ()) \
-                    and any(not _SENTENCE_BREAK.search(reply, min(s, start), max(s, start)) for s, _ in mine):
-                return "alternative"
-    for s, e in mine:
-        if any(not _CLAUSE_BREAK.search(reply, m.end(), s) for m in _DENYING.finditer(reply, max(0, s - 30), s)):
-            return "negation"
-        stop = _SENTENCE_BREAK.search(reply, e)
-        if _DENIAL_CLOSES.search(reply[e:stop.end() if stop else len(reply)] + "\n"):
-            return "negation"
+        if any(acat == cat and _conflicts(cat, avalue, value) and frozenset((avalue, value)) not in _HYBRID
+               and avalue not in KIND_OF.get((cat, value), ()) for acat, avalue in asked) \
+                and (said := _SAID_TO_BE.search(reply, 0, start)) is not None \
+                and not _NOT_SAID.search(reply, max(0, said.start() - 40), said.start()):
+            return "alternative"
+    if _DENIED_JUST_BEFORE.search(reply, 0, first):
+        return "negation"
+    stop = _SENTENCE_BREAK.search(reply, end)
+    if _DENIAL_CLOSES.search(reply[end:stop.end() if stop else len(reply)] + "\n"):
+        return "negation"
     return None
 
 

@@ -75,6 +75,7 @@ from probe_ui.reading.cleaning import (
 from probe_ui.reading.closings import negative_clauses, only_absent_or_normal, shows_predicate
 from probe_ui.reading.confidence import finding_odds
 from probe_ui.reading.declarations import last_declaration
+from probe_ui.reading.denials import denied_in_place, option_names
 from probe_ui.reading.hedges import FOREIGN_HEDGE, HEDGE, RECOMMENDED, SELF_DOUBT, TORN
 from probe_ui.reading.item import Item
 from probe_ui.reading.letters import lone_letter
@@ -472,7 +473,9 @@ _FOREIGN_NOT = re.compile(r"(?i)(?<!\w)(?:bukan|tidak(?=[ \t]+(?:anak|dewasa|lan
 # much: "..., теней молочных желёз нет", no breast shadows); not "ne", the Hausa copula ("Namiji ne.", it is a man).
 # A reader check of 2026-12-06 (85 denials in 40 languages): Czech "není" ("Není to dítě, je to dospělý." read child,
 # sure), Kazakh, Kyrgyz and Uzbek "емес", "эмес", "emas", Azerbaijani "deyil", Mongolian "биш", Albanian "nuk",
-# Maltese "mhux", "mhix", Estonian "mitte", Somali "ma aha", Igbo "bụghị"; Tagalog "hindi" where it opens the reply
+# Maltese "mhux", "mhix", Somali "ma aha", Igbo "bụghị" (a review of that list: Zulu "akusiyo", Sorani "نییە",
+# Sesotho "hase", Māori "ehara", Hiligaynon "indi", Cebuano "dili", Mauritian Creole "pa" opening the reply; not
+# Estonian "mitte", which is German "Mitte", the middle); Tagalog "hindi" where it opens the reply
 # ("Hindi bata, matanda na.", not a child, an adult; not the language's name, "Hindi: ..."), and Hausa's "ba ... ba"
 # round the word it denies ("Ba yaro ba ne, babba ne."); Dutch "nee", Swedish and Danish "nej", and "ne" where it
 # opens the reply ("Ne pneumotoraks, već pleuralni izljev.", Croatian, read Pneumothorax, sure); the "there is no" of
@@ -480,52 +483,57 @@ _FOREIGN_NOT = re.compile(r"(?i)(?<!\w)(?:bukan|tidak(?=[ \t]+(?:anak|dewasa|lan
 # Japanese and Korean
 _FOREIGN_NOT_FIRST = re.compile(r"(?i)(?<!\w)(?:nije|nisu|nie|ні|niet|geen|ekki|inte|ikke|ikkje|לא|אינו|אינה|אין|"
                                 r"नहीं|नही|لا|غير|nem|sio|siyo|haiyo|hakuna|ga\s+se|ha\s+se|ez|δεν|όχι|nid|nav|"
-                                r"není|nejsou|емес|эмес|emas|deyil|биш|nuk|mhux|mhix|mitte|ma\s+aha|bụghị|ei|ní|"
-                                r"nee|nej|walang|wala|yok|nincs|nincsenek|brak)(?!\w)"
+                                r"není|nejsou|емес|эмес|emas|emes|deyil|биш|nuk|mhux|mhix|ma\s+aha|bụghị|ei|ní|"
+                                r"nee|nej|walang|wala|yok|nincs|nincsenek|brak|akusiyo|akuyona|asiyo|نییە|hase|ehara|"
+                                r"indi|dili)(?!\w)"
                                 r"|没有|沒有|なし|없"
-                                r"|^(?:hindi|ne)(?=[ \t]+[^\W\d_])"
+                                r"|^(?:hindi|ne|pa)(?=[ \t]+[^\W\d_])"
                                 r"|(?<!\w)ba(?=[ \t]+[^\W\d_]+(?:[ \t]+[^\W\d_]+){0,2}[ \t]+ba\b)")
+
+# what may stand between another language's "not" and the word it denies ("geen CT", "không phải CT", "nid sgan CT",
+# "ei ole CT")
+_NOT_THEN_WORDS = re.compile(r"[ \t]*(?P<words>(?:['\u2019]?[^\W\d_][\w\-'\u2019]*[ \t]*){1,3})")
+
+
+def _foreign_not_before_asked(opening: str, question: str) -> bool:
+    """Whether another language's "not" (:data:`_FOREIGN_NOT_FIRST`, :data:`_FOREIGN_NOT`; not Basque "ez", which is
+    Hungarian "this": "Ez egy CT.") stands within three words before a word of what the question asks about ("Dit is
+    geen CT maar een MRI." to "Is this a CT?"; not "Dit is een CT-scan, geen MRI."), unless the reply opens with its
+    answer word, glossed ("Igen, ...", "Òc, ei ua radiografia": Gascon "ei" is "is"). A review of the first draft
+    (which doubted any such word in the first sentence) found "Ez egy CT." and "Dit is een CT-scan van de buik, geen
+    MRI." made guesses."""
+    if _GLOSSED_ANSWER.match(lexicon.translate(opening, yesno=True)):
+        return False
+    asked = asked_stems(question)
+    for m in itertools.chain(_FOREIGN_NOT_FIRST.finditer(opening), _FOREIGN_NOT.finditer(opening)):
+        if m.group(0).casefold() == "ez":
+            continue
+        after = _NOT_THEN_WORDS.match(opening, m.end())
+        if after is not None and (said := finding_stems(after.group("words"))) and (
+                said & asked or not another_finding(after.group("words"), asked)):
+            return True
+    return False
+
+
+def _only_another_label_denied(opening: str, item: Item, label: str | None) -> bool:
+    """Whether every German "not" of a label item's opening (:data:`_GLOSSED_NOT_FIRST`) denies another label than
+    ``label``, in the words the glosses give for the three after it ("Adult (Erwachsener), nicht pädiatrisch.", "Blue
+    (blau), nicht rot.", a review of the first draft)."""
+    if item.kind != "label" or label is None:
+        return False
+    for m in _GLOSSED_NOT_FIRST.finditer(opening):
+        after = _NOT_THEN_WORDS.match(opening, m.end())
+        said = lexicon.translate(after.group("words")) if after is not None else ""
+        named = {lab for word, lab in item.words if phrase_regex(word).search(said)}
+        if not named or label in named:
+            return False
+    return True
+
 
 # German "not", which the glosses read ("Nicht rot, sondern grün." is green, sure): a doubt only for a reading that
 # did not come through them ("Kein Pneumothorax, sondern ein Pleuraerguss." read Pneumothorax, an English word, sure;
 # a reader check of 2026-12-06)
 _GLOSSED_NOT_FIRST = re.compile(r"(?i)(?<!\w)(?:kein|keine|keinen|keinem|keiner|nicht|nein)(?!\w)")
-# a reader check of 2026-12-06 (41 label replies, 10 read surely as the label they deny): a denial set right after the
-# label's words ("Upside down, I don't think so.", "Correct it is not.", "Female, no way.", "Adult would be wrong.")
-# or right before them ("Far from an adult.", "Wouldn't call it a child."); the words of the denial close their clause
-_DENIAL = (r"(?:(?:I|we)[ \t]+(?:don't|do[ \t]+not|doubt)[ \t]+(?:think|believe)[ \t]+so|(?:I|we)[ \t]+doubt[ \t]+it"
-           r"|(?:it|this|that)[ \t]+(?:is|was)(?:n't|[ \t]+not)|no[ \t]+way|not[ \t]+a[ \t]+chance"
-           r"|(?:would[ \t]+be|is|'s)[ \t]+(?:wrong|incorrect)|would[ \t]+be[ \t]+a[ \t]+mistake)[ \t*_]*(?:[.!;,]|\Z)")
-_DENIED_AFTER_NAME = re.compile(r"(?i)[ \t*_,]*" + _DENIAL)
-_DENIED_BEFORE_NAME = re.compile(r"(?i)\b(?:far[ \t]+from|anything[ \t]+but|(?:wouldn't|would[ \t]+not|won't)"
-                                 r"(?:[ \t]+even)?[ \t]+(?:call|say|label|class(?:ify)?)"
-                                 r"(?:[ \t]+(?:it|this|that))?)[ \t]+(?:an?[ \t]+|the[ \t]+)?[*_]*$")
-
-
-# a denial that closes a short reply's sentence ("Enlarged, I don't think so." to "Is the heart enlarged?", read yes
-# from the word asked; "Cardiomegaly would be wrong.")
-_DANGLING_DENIAL = re.compile(r"(?i)[ \t*_,;:]" + _DENIAL)
-
-
-def _denied_in_place(text: str, item: Item, label: str | None) -> bool:
-    """Whether a label or an option is read beside a denial of its own words or letter (:data:`_DENIED_AFTER_NAME`,
-    :data:`_DENIED_BEFORE_NAME`: "Pneumothorax, I don't think so.", "B, I don't think so."), or a yes from a short
-    reply whose sentence closes on a denial (:data:`_DANGLING_DENIAL`): a negation near the answer, never sure."""
-    if label is None:
-        return False
-    if item.kind == "yesno":
-        return bool(item.aliases) and label == item.aliases["yep"] and len(text.split()) <= SUBJECT_WORDS \
-            and _DANGLING_DENIAL.search(text) is not None
-    if item.kind == "label":
-        names = [phrase_regex(n) for n in {label, *(w for w, lab in item.words if lab == label)}]
-    else:
-        names = [lone_letter(label)] + ([phrase_regex(opt)] if (opt := item.option_text(label)) else [])
-    for name in names:
-        for m in name.finditer(text):
-            if _DENIED_AFTER_NAME.match(text, m.end()) or _DENIED_BEFORE_NAME.search(text, 0, m.start()):
-                return True
-    return False
-
 
 _MIN_BODY_WORDS = 6
 # the closing words that settle a reversal: a declaration and its option ("Revised answer: B. Pneumothorax.")
@@ -776,17 +784,6 @@ def _praised_or_kept_open(text: str, item: Item, label: str | None, declared: bo
     return False
 
 
-def _option_names(item: Item, label: str | None) -> str | None:
-    """A pattern alternation of the ways a reply names option ``label`` in words: its whole text, or a word of four
-    letters or more that no other option has; None for an item without option texts."""
-    opt = item.option_text(label)
-    if not opt:
-        return None
-    others = {w.casefold() for o in item.options if o != opt for w in re.findall(r"[^\W\d_]{4,}", o)}
-    words = [w for w in re.findall(r"[^\W\d_]{4,}", opt) if w.casefold() not in others]
-    return "|".join([re.escape(opt).replace(r"\ ", r"\s+"), *(re.escape(w) for w in words)])
-
-
 def _letter_then_another(text: str, item: Item, label: str | None) -> bool:
     """A declared letter whose sentence goes on in the words of one other option and none of its own ("Answer: A. The
     fracture is in the right femoral neck." where A is "Left femur": batch 105, read A, sure): the letter and what it
@@ -795,7 +792,7 @@ def _letter_then_another(text: str, item: Item, label: str | None) -> bool:
     if label is None or decl.label != label or decl.at < 0:
         return False
     m = lone_letter(label).search(text, decl.at)
-    own = _option_names(item, label)
+    own = option_names(item, label)
     # (the letter as an option list writes it, "A. <text>", "A: <text>": not "pneumothorax (A): there's a sharp line")
     if m is None or own is None or text[m.start()] in "([" \
             or not re.match(r"[ \t]*[.:)\-\u2013\u2014]", text[m.end():]):
@@ -809,14 +806,14 @@ def _letter_then_another(text: str, item: Item, label: str | None) -> bool:
     # a word of the question names none: "fracture" of "No fracture" to "Where is the fracture?")
     asked = {w.casefold() for w in re.findall(r"[^\W\d_]{4,}", item.question or "")}
     sentence = re.sub(r"[^\W\d_]{4,}", lambda w: " " if w.group(0).casefold() in asked else w.group(0), sentence)
-    return sum(1 for lb in item.labels if lb != label and (names := _option_names(item, lb)) is not None
+    return sum(1 for lb in item.labels if lb != label and (names := option_names(item, lb)) is not None
                and re.search(r"(?i)\b(?:" + names + r")\b", sentence)) == 1
 
 
 def _denied_by_name(text: str, item: Item, label: str | None) -> bool:
     """A reading from where an option is named (``_MENTIONS``) whose option is named, somewhere, after a negation in
     the same clause: by its text, its own letter ("A," "(A)") or a word no other option has."""
-    names = _option_names(item, label)
+    names = option_names(item, label)
     if names is None or label is None:
         return False
     mention = pattern(r"(?i)\b(?:" + names + r")\b|(?-i:\b" + re.escape(label)
@@ -848,7 +845,7 @@ def rejected_by_name(text: str, item: Item, label: str | None) -> bool:
     with a verdict after a colon or dash that sets it aside ("Prostatic enlargement (D): no.": a hostile probe of
     batch 102's replies, where such a closing line of a review was read as the verdict, sure); not where that verdict
     is the option's own text ("B - No." where B is "No", "B: Absent")."""
-    names = _option_names(item, label)
+    names = option_names(item, label)
     if names is None or label is None:
         return False
     mention = pattern(r"(?i)\b(?:" + names + r")\b(?:[ \t]*[(\[]" + re.escape(label) + r"[)\]])?"
@@ -2298,7 +2295,7 @@ def doubts(text: str, item: Item, method: str, label: str | None = None, *, refu
         found.append("negation")  # "Right-sided hydronephrosis; normal left kidney." read as the left kidney
     if method not in {"exact", "structured"} and _placed_opposite(t, item, label):
         found.append("opposite")  # "The tube tip is below the carina." read as "Mid trachea, above the carina"
-    if method != "structured" and _praised_or_kept_open(t, item, label, method in _DECLARED):
+    if method != "structured" and _praised_or_kept_open(t, item, label, method in _DECLARED | {"final_verdict"}):
         found.append("praised another")  # "Herpes zoster (A) couldn't fit better. Impetigo (B) has honey crusts."
     if _both_called_normal(t, item, label, method):
         found.append("both normal")  # "Both costophrenic angles are sharp." read as "bilateral"
@@ -2311,17 +2308,17 @@ def doubts(text: str, item: Item, method: str, label: str | None = None, *, refu
         found.append("compared")  # "Impression: Small effusion versus pleural thickening." to "... an effusion?"
     if item.kind != "yesno" and method in _MENTIONS | {"language", "label_word"} and (
             _FOREIGN_NOT.search(t) or _FOREIGN_NOT_FIRST.search(opening := first_sentence(t.lstrip(" \t\n*_#>")))
-            or (method != "language" and _GLOSSED_NOT_FIRST.search(opening))):
+            or (method != "language" and _GLOSSED_NOT_FIRST.search(opening)
+                and not _only_another_label_denied(opening, item, label))):
         found.append("negation")  # "Jawaban akhir: bukan anak-anak" (not a child), "소아가 아닙니다." (not a child)
-    elif method not in _MARKED and method != "negated_option" and _denied_in_place(t, item, label):
+    elif method not in {"exact", "structured", "negated_option"} and denied_in_place(
+            t, item, label, declared=method in _MARKED):
         found.append("negation")  # "Upside down, I don't think so.", "Correct it is not.", "Far from an adult."
-    elif item.kind == "yesno" and item.aliases and label == item.aliases["yep"] and method in _FROM_A_MENTION and (
-            _FOREIGN_NOT_FIRST.search(opening := first_sentence(t.lstrip(" \t\n*_#>")))
-            or _FOREIGN_NOT.search(opening)) and not _GLOSSED_ANSWER.match(lexicon.translate(opening, yesno=True)):
-        # a reader check of 2026-12-06: a yes read from the subject a reply names, in a first sentence that holds
-        # another language's "not" ("Dit is geen CT maar een MRI.", "Đây không phải CT mà là MRI." to "Is this a
-        # CT?", read yes, sure): the word may be the one denied. Not where the reply opens with its answer word
-        # ("Igen, ez egy röntgenfelvétel.", Hungarian "ez" is "this"; "Òc, ei ua radiografia", Gascon "ei" is "is")
+    elif item.kind == "yesno" and item.aliases and label == item.aliases["yep"] and method in _FROM_A_MENTION \
+            and _foreign_not_before_asked(first_sentence(t.lstrip(" \t\n*_#>")), item.question):
+        # a reader check of 2026-12-06: a yes read from the subject a reply names, where another language's "not"
+        # stands just before what the question asks ("Dit is geen CT maar een MRI.", "Đây không phải CT mà là MRI.",
+        # "Walang cardiomegaly." to "Is the heart enlarged?", read yes, sure): the word may be the one denied
         found.append("negation")
     stated = stated_answers(t, item, after_lead_in=True) if item.kind == "yesno" else set()
     if len(stated) > 1 or (label is not None and stated and label not in stated
@@ -2433,6 +2430,10 @@ def doubts(text: str, item: Item, method: str, label: str | None = None, *, refu
         found.append("deferred")  # "... whether either has ... avascular necrosis would need an MRI to say."
     if method == "likelihood" and not clear_lead(t, item):
         found.append("close")  # batch 17: "A 50%, B 25%, ...": ahead, but not beyond doubt
+    if method == "option_value" and _range_across(t, item):
+        found.append("alternative")  # "9-12 mm." to "Under 1 cm / 1 to 3 cm / ...": a range across two options
+    if method == "presence" and item.aliases and label == item.aliases["yep"] and _only_another_finding(t, item):
+        found.append("another finding")  # "Cardiomegaly is present." to "Is pleural effusion present?"
     if method == "question_subject" and between_regions(t):
         found.append("junction")  # batch 70: "This slice sits at the thoracoabdominal junction: ..."
     if method == "question_subject" and item.aliases and label == item.aliases["yep"] \
@@ -3201,6 +3202,46 @@ def _word_about_another(text: str, item: Item, label: str | None) -> bool:
 
 #: a probability of the finding this close to even names no answer ("Malignancy probability: 0.5")
 _EVEN_ODDS = 0.1
+
+
+# a range of values with its unit ("9-12 mm", "0.8 to 1.2 cm", "between 0.5 and 1.5 cm"): a reader check of 2026-12-06
+# found seven read surely as the option holding one end
+_RANGE = re.compile(r"(?i)(?P<a>\d+(?:[.,]\d+)?)[ \t]*(?:mm|cm)?[ \t]*(?:[\-\u2013\u2014]|to|and)[ \t]*"
+                    r"(?P<b>\d+(?:[.,]\d+)?)[ \t]*(?P<unit>mm|cm)\b")
+# the findings a "present" may name besides the one asked: distinct diagnoses, not signs ("Yes, blunted costophrenic
+# angle.", "Yes, free fluid." stay sure: a review of the first draft)
+_DISTINCT_FINDINGS = frozenset(overlap.stem(w) for w in "pneumothorax effusion cardiomegaly atelectasis fracture "
+                               "ascites hemorrhage haemorrhage consolidation edema oedema hepatomegaly splenomegaly "
+                               "nodule mass cyst hydronephrosis".split())
+
+
+# the stems of the words that say a finding is there, which a reply and a question about another finding share
+_PRESENCE_STEMS = frozenset(finding_stems("present presence seen visible evident identified detected noted observed "
+                                          "there yes"))
+
+
+def _range_across(text: str, item: Item) -> bool:
+    """A value read from a range whose two ends, each with the unit, read as two different options."""
+    from probe_ui.reading.answers import extract  # the reader itself (it imports this module)
+
+    for m in _RANGE.finditer(text):
+        ends = {extract(f"{m.group(n)} {m.group('unit')}", item.kind, item.labels, item.options,
+                        question=item.question).choice for n in ("a", "b")}
+        if len(ends) > 1:
+            return True
+    return False
+
+
+def _only_another_finding(text: str, item: Item) -> bool:
+    """A reader check of 2026-12-06: a short yes read from "present" to a question whether a finding is present, in a
+    reply that names another distinct finding and not the one asked ("Cardiomegaly is present.", "Free air present."
+    to "Is pleural effusion present?", read yes, sure); not to a question about any abnormality ("Does this CT show
+    any abnormality of the brain?")."""
+    if len(text.split()) > SUBJECT_WORDS or not PRESENCE_QUESTION.search(item.question) \
+            or re.search(r"(?i)\babnormal|\bany\s+(?:signs?|findings?|lesions?)\b", item.question):
+        return False
+    said = finding_stems(text) - _PRESENCE_STEMS
+    return bool(said & _DISTINCT_FINDINGS) and not said & (asked_stems(item.question) - _PRESENCE_STEMS)
 
 
 def _odds_against(text: str, item: Item, label: str) -> bool:

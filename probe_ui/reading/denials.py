@@ -1,0 +1,185 @@
+"""Denials set beside the very words a reading comes from: "Upside down, I don't think so.", "Effusion: ruled out",
+"Pneumothorax (-)", "Cardiomegaly is a stretch.", "A CT, my foot.", "Were this a CT, ...", "Pneumonia, unless it's
+atelectasis.", "Yes. Just kidding.".
+
+Why a module: the rules read an answer from where its words stand (a label word, an option's text or letter, the
+finding a yes/no question asks about); a denial, a hedge, a supposition or a joke written next to those words, in
+shorthand or in a word order the rules do not parse, turns them against the answer. Two reader checks of 2026-12-06
+(one by a black-box tester: 737 replies, 196 read surely and wrongly) found such replies read sure. These checks only
+ever add a doubt (:func:`probe_ui.reading.sureness.doubts`), so they cannot turn a right reading into a wrong one; each
+vocabulary names the replies that showed it.
+"""
+
+from __future__ import annotations
+
+import re
+
+from probe_ui.reading.cleaning import phrase_regex
+from probe_ui.reading.item import Item
+from probe_ui.reading.letters import lone_letter
+from probe_ui.reading.presence import another_finding, asked_stems, finding_stems
+
+__all__ = ["denied_in_place", "option_names"]
+
+# a denial in words, closing its clause ("Upside down, I don't think so.", "Correct it is not.", "Female, no way.",
+# "Adult would be wrong.", "Cardiomegaly, I doubt it.")
+_DENIAL = (r"(?:(?:I|we)[ \t]+(?:don't|do[ \t]+not|doubt)[ \t]+(?:think|believe)[ \t]+so|(?:I|we)[ \t]+doubt[ \t]+it"
+           r"|(?:it|this|that)(?:'s|[ \t]+is|[ \t]+was)(?:n't|[ \t]+not)|(?:it|this|that)[ \t]+(?:isn't|wasn't|ain't)"
+           r"|no[ \t]+way(?![ \t]+(?:around|out|round)\b)|not[ \t]+a[ \t]+chance"
+           r"|(?:would[ \t]+be|is|'s)[ \t]+(?:wrong|incorrect)|would[ \t]+be[ \t]+a[ \t]+mistake)[ \t*_]*(?:[.!;,]|\Z)")
+# the end of the entry a verdict closes ("Effusion: no." but not "Pleural effusion (no pneumothorax).", which denies
+# another finding: a review of the first draft)
+_ENTRY_ENDS = r"[ \t*_]*(?:[).;,!\n]|\Z)"
+# a checklist's verdict after the name, in shorthand ("Effusion: ruled out", "Effusion (-)", "Effusion ❌", "PTX: neg",
+# "Upside down: false", "Effusion: 0%") or a hedge ("Effusion: doubtful.", "Cardiomegaly: unlikely.")
+_MARK = r"[ \t]*(?::|=>|->|=|\||\u2192|\u27f6|\(|(?<=[ \t])[\-\u2013\u2014])[ \t]*"
+_SEPARATOR = r"(?:" + _MARK + r"|[ \t]+)"
+_AGAINST = (r"(?:ruled[ \t]+out|excluded|(?-i:NEG)\b|neg(?:ative)?\b|\([ \t]*[\-\u2212][ \t]*\)|[\u00d8\u2205\u2212"
+            r"\u2717\u2718\u274c\U0001f44e]|false\b|0[ \t]*%|0[ \t]*/[ \t]*10\b|unlikely\b|doubtful\b|questionable\b|"
+            r"equivocal\b|indeterminate\b|improbable\b|TBD\b|50[ \t]*/[ \t]*50)")
+# a word that denies only after a mark and closing the entry ("Effusion: no", "Pneumothorax → no", "Effusion - none";
+# not "Correct, no rotation.", "Right - no mediastinal shift.")
+_AGAINST_AFTER_MARK = (r"(?:no|none|nil|absent|(?-i:N)|not[ \t]+(?:seen|present|identified|likely|really)|"
+                       r"(?:[0-9]|1[0-9])(?:\.[0-9]+)?[ \t]*%|the[ \t]+one[ \t]+thing[ \t]+it(?:'s|[ \t]+is)(?:n't|"
+                       r"[ \t]+not))" + _ENTRY_ENDS)
+# another language's "no" after the name, closing the entry ("Cardiomegaly nahi hai.", "Cardiomegaly mei you.",
+# "Cardiomegaly wala.", "Cardiomegaly hakuna.", "Pleural effusion: 없음", "Pleural effusion: keine", "CT — nie.",
+# "Neumotórax descartado."; not "Ja, CT, kein MRT.", "X-ray ng kamay ito, walang bali.", no fracture)
+_AGAINST_FOREIGN = (r"(?:ausgeschlossen|descartad[oa]|exclue?s?|escluso|uitgesloten|n[a\u00e3]o|nie|ne|nein|keine?|"
+                    r"nej|nee|nahi?n?(?:[ \t]+hai)?|mei[ \t]*you|wala(?:ng)?|hakuna|hay[\u0131i]r|\u043d\u0435\u0442|"
+                    r"\uc5c6\uc74c|\uc5c6\uc2b5\ub2c8\ub2e4|\u4e0d\u662f|\u65e0|\u6ca1\u6709)" + _ENTRY_ENDS)
+# a joke, a sneer or a put-down after the name ("A CT, my foot.", "CT, yeah right.", "Pleural effusion... said no one.",
+# "CT is a stretch.", "Cardiomegaly would be an overcall.", "Calling this a CT is generous.", "Effusion mimic (fat
+# pad).", "Pneumonia, unless it's atelectasis."; not "..., unless proven otherwise", "Benign, unless it grows on
+# follow-up", a review of the first draft, which also heard "would need", "according to" and "reported")
+_PUT_DOWN = (r"(?:my[ \t]+foot|nothing[ \t]+of[ \t]+the[ \t]+(?:sort|kind)|you[ \t]+wish|said[ \t]+(?:nobody|"
+             r"no[ \t]+one|no[ \t]+[\w\-]+)(?:[ \t]+ever)?|yeah,?[ \t]+right|famously[ \t]+not|"
+             r"(?:is|would[ \t]+be|'s)[ \t]+(?:a[ \t]+|an[ \t]+)?(?:(?:common|classic)[ \t]+)?(?:stretch|reach|"
+             r"long[ \t]+shot|generous|overcall|misread(?:ing)?|pseudo-?finding|mimic)|(?:a[ \t]+)?long[ \t]+shot|"
+             r"(?:a[ \t]+)?(?:common|classic)[ \t]+(?:overcall|misread(?:ing)?)|mimic|"
+             r"(?:would[ \t]+be[ \t]+)?my[ \t]+last[ \t]+guess|"
+             r",?[ \t]*unless(?![ \t]+(?:proven|shown|otherwise)\b)(?![^.;!?\n]{0,60}\b(?:otherwise|grows?|changes?|"
+             r"follow[\s\-]?up)\b))\b")
+_DENIED_AFTER_NAME = re.compile(r"(?i)[ \t*_,;\-\u2013\u2014]*(?:" + _DENIAL
+                                + r"|[*_]*" + _SEPARATOR + r"[*_]*(?:" + _AGAINST + r"|" + _AGAINST_FOREIGN + r")"
+                                + r"|[*_]*" + _MARK + r"[*_]*" + _AGAINST_AFTER_MARK
+                                + r"|[ \t*_,.\-\u2013\u2014'\"\u2019]*" + _PUT_DOWN + r")")
+# a supposition just before the name ("Were this a CT, ...", "Had it been effusion, ...", "If this were a CT",
+# "Pneumonia, unless it's atelectasis.")
+_SUPPOSING = (r"were[ \t]+(?:this|it)|had[ \t]+(?:this|it)[ \t]+been|if[ \t]+(?:this|it)[ \t]+were|"
+              r"unless[ \t]+(?:(?:it|this)(?:'s|[ \t]+is|[ \t]+were))?")
+# before the name: a denial ("Far from an adult.", "Wouldn't call it a child.", "Anything except atelectasis.",
+# "Hardly a child."), an unchecked or struck-out entry ("[ ] effusion", "~~Effusion~~", "🚫 effusion"; not "...
+# effusion is fully excluded: C.", where the colon brings the answer),
+# what only looks so ("Apparent cardiomegaly", "Spurious cardiomegaly", "Easy to mistake for a CT."), or a
+# supposition (not what another says: "Physician says radius; I concur. ... A.", read from the corpus)
+_DENIED_BEFORE_NAME = re.compile(
+    r"(?i)(?:\b(?:far[ \t]+from|(?P<any>anything[ \t]+(?:but|except)|except(?:[ \t]+for)?)|hardly|"
+    r"(?:yeah,?[ \t]+)?right,?[ \t]+(?=an?[ \t])|hesitate[ \t]+to[ \t]+call(?:[ \t]+(?:it|this))?|"
+    r"pas(?:[ \t]+(?:un|une|de))?|(?:wouldn't|would[ \t]+not|won't)"
+    r"(?:[ \t]+even)?[ \t]+(?:call|say|label|class(?:ify)?)(?:[ \t]+(?:it|this|that))?|apparent|spurious|pseudo-?|"
+    r"(?:easy|easily)[ \t]+(?:to[ \t]+)?mistake[n]?[ \t]+for|" + _SUPPOSING + r"|"
+    r"mimic[ \t]+(?:in|of|at))[ \t]+|\[[ \t]\][ \t]*|~~[ \t]*|"
+    r"\U0001f6ab[ \t]*)"
+    r"(?:an?[ \t]+|the[ \t]+)?[*_'\"\u2018\u201c]*$")
+# a denial that closes a short reply's first sentence ("Enlarged, I don't think so." to "Is the heart enlarged?", read
+# yes from the word asked; "Cardiomegaly would be wrong.")
+_DANGLING_DENIAL = re.compile(r"(?i)[ \t*_,;:]" + _DENIAL)
+# (not a denial of what another would call it: "Yes - calling it normal would be wrong.", a review)
+_CALLING_OTHERWISE = re.compile(r"(?i)\b(?:call(?:ing)?|miss(?:ing)?|to[ \t]+(?:call|miss))\b")
+# a denial said before the answer's words is undone by one before it ("I wouldn't call it anything but a CT.")
+_DENIED_AGAIN = re.compile(r"(?i)(?:n't|\bnot|\bno|\bnever)\b[^.;!?\n]{0,40}$")
+# a JSON field that sets the answer aside: a false field named for the answer or for agreeing with it
+# ('{"pneumothorax": false}', '{"diagnosis": "pneumothorax", "present": false}', '{"answer": "B", "retracted": true}';
+# not '{"answer": "B", "needs_followup": false}', a review of the first draft)
+_JSON_FALSE = re.compile(r"(?i)\"(?P<key>[^\"\n]{1,40})\"[ \t]*:[ \t]*false\b")
+_JSON_TAKEN_BACK = re.compile(r"(?i)\"(?:retract\w*|withdrawn|invalid)\"[ \t]*:[ \t]*true\b")
+# (not "agree": false, which disagrees with a suggestion: '{"physician_answer": "A", "agree": false, ...}')
+_AGREEING_KEYS = frozenset("confident sure final correct present answer_correct".split())
+# a supposition before a declared answer's words ("Pneumonia, unless it's atelectasis." declared atelectasis)
+_SUPPOSED_BEFORE = re.compile(r"(?i)\b(?:" + _SUPPOSING + r")[ \t]+(?:an?[ \t]+|the[ \t]+)?[*_'\"]*$")
+# a reply taken back as a joke at its end ("Yes. /s", "Yes. Just kidding.", "Definitely a CT. Not.", "CT... NOT.",
+# "Yes, said no one ever.")
+_JOKE_AT_THE_END = re.compile(r"(?i)(?:(?:\A|[.!?,\s])(?:/s|j/?k|(?:just[ \t]+)?kidding|said[ \t]+(?:nobody|"
+                              r"no[ \t]+one|no[ \t]+[\w\-]+)(?:[ \t]+ever)?)|[.!?][ \t]*not[.!]+)[ \t.!]*\Z")
+# words of a yes/no question that are no finding, place or modality of their own
+_QUESTION_WORDS = frozenset("is are was were does do did this that the a an in on of there any given image images "
+                            "picture scan shown show shows seen present please answer yes no with or and".split())
+#: a reply longer than this is no checklist line or one-line answer
+_SHORT_WORDS = 20
+_WORD = re.compile(r"[^\W\d_][\w\-]*")
+
+
+def option_names(item: Item, label: str | None) -> str | None:
+    """A pattern alternation of the ways a reply names option ``label`` in words: its whole text, or a word of four
+    letters or more that no other option has; None for an item without option texts."""
+    opt = item.option_text(label)
+    if not opt:
+        return None
+    others = {w.casefold() for o in item.options if o != opt for w in re.findall(r"[^\W\d_]{4,}", o)}
+    words = [w for w in re.findall(r"[^\W\d_]{4,}", opt) if w.casefold() not in others]
+    return "|".join([re.escape(opt).replace(r"\ ", r"\s+"), *(re.escape(w) for w in words)])
+
+
+def _names(text: str, item: Item, label: str) -> list[re.Pattern[str]]:
+    """Where a reply names ``label``: a yes/no question's own words and the reply's words for the finding it asks
+    about ("effusion" in "Is pleural effusion present?"; "Cardiomegaly", "PTX" to "Is the heart enlarged?" and "Is
+    there a pneumothorax?"), a label's words, or an option's letter, text and words of its own."""
+    if item.kind == "yesno":
+        asked = asked_stems(item.question)
+        words = {w for w in _WORD.findall(item.question.casefold()) if w not in _QUESTION_WORDS}
+        words |= {w for w in _WORD.findall(text) if finding_stems(w) and not another_finding(w, asked)}
+        return [phrase_regex(w) for w in words]
+    if item.kind == "label":
+        return [phrase_regex(n) for n in {label, *(w for w, lab in item.words if lab == label)}]
+    own = option_names(item, label)
+    return [lone_letter(label)] + ([re.compile(r"(?i)(?<![\w\-])(?:" + own + r")(?![\w\-])")] if own else [])
+
+
+def _denied_before(text: str, start: int) -> bool:
+    """Whether a denial stands just before ``start`` (:data:`_DENIED_BEFORE_NAME`), not itself denied ("I wouldn't
+    call it anything but a CT.")."""
+    m = _DENIED_BEFORE_NAME.search(text, 0, start)
+    return m is not None and not (m.group("any") and _DENIED_AGAIN.search(text, 0, m.start()))
+
+
+def _own_words(verdict: str, own: set[str]) -> bool:
+    """Whether a verdict after an option's letter is that option's own text ("B — no." where B is "No")."""
+    said = set(_WORD.findall(verdict.casefold()))
+    return bool(said) and said <= own
+
+
+def _json_against(text: str, names: list[re.Pattern[str]]) -> bool:
+    """A JSON field that takes the answer back, or a false one named for the answer or for agreeing with it."""
+    if _JSON_TAKEN_BACK.search(text):
+        return True
+    return any(m.group("key").casefold() in _AGREEING_KEYS or any(n.fullmatch(m.group("key")) for n in names)
+               for m in _JSON_FALSE.finditer(text))
+
+
+def denied_in_place(text: str, item: Item, label: str | None, *, declared: bool = False) -> bool:
+    """Whether ``label`` is read beside a denial, a checklist verdict against it, a put-down, a supposition or what
+    only looks so, set next to its own words or letter (for a yes, next to the words of what the question asks:
+    "Effusion: ruled out" to "Is pleural effusion present?"), a JSON field that takes it back, or a short reply whose
+    first sentence closes on a denial or which ends on a joke (module doc). A ``declared`` answer is doubted only by a
+    JSON field or a supposition just before its words ("Pneumonia, unless it's atelectasis.")."""
+    if label is None or (item.kind == "yesno" and (not item.aliases or label != item.aliases["yep"])) \
+            or label in item.escape_labels:
+        return False  # (an escape option is the words "the premise is wrong": "A. ... the premise is incorrect.")
+    names = _names(text, item, label)
+    if "{" in text and _json_against(text, names):
+        return True
+    if declared:
+        return any(_SUPPOSED_BEFORE.search(text, 0, m.start()) for name in names for m in name.finditer(text))
+    if len(text.split()) <= _SHORT_WORDS:
+        if _JOKE_AT_THE_END.search(text):
+            return True
+        opening = re.split(r"(?<=[.!?])\s+|\n", text.strip(), maxsplit=1)[0]
+        if item.kind == "yesno" and _DANGLING_DENIAL.search(opening) and not _CALLING_OTHERWISE.search(opening):
+            return True
+    elif item.kind == "yesno":
+        return False  # (a long reply weighs other findings: "..., which makes a supracondylar fracture unlikely")
+    own = set(_WORD.findall(item.option_text(label).casefold())) if item.kind == "choice" else set()
+    return any(((after := _DENIED_AFTER_NAME.match(text, m.end())) is not None
+                and not _own_words(after.group(0), own)) or _denied_before(text, m.start())
+               for name in names for m in name.finditer(text))
