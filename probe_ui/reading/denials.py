@@ -107,6 +107,9 @@ _QUESTION_WORDS = frozenset("is are was were does do did this that the a an in o
                             "picture scan shown show shows seen present please answer yes no with or and".split())
 #: a reply longer than this is no checklist line or one-line answer
 _SHORT_WORDS = 20
+#: how far before a name its denial is looked for (a few words; so that a reply of 100,000 characters naming an option
+#: thousands of times is read in linear time: tests/test_answers.py, perf/limits.py)
+_BEFORE = 120
 _WORD = re.compile(r"[^\W\d_][\w\-]*")
 
 
@@ -139,8 +142,9 @@ def _names(text: str, item: Item, label: str) -> list[re.Pattern[str]]:
 def _denied_before(text: str, start: int) -> bool:
     """Whether a denial stands just before ``start`` (:data:`_DENIED_BEFORE_NAME`), not itself denied ("I wouldn't
     call it anything but a CT.")."""
-    m = _DENIED_BEFORE_NAME.search(text, 0, start)
-    return m is not None and not (m.group("any") and _DENIED_AGAIN.search(text, 0, m.start()))
+    m = _DENIED_BEFORE_NAME.search(text, max(0, start - _BEFORE), start)
+    return m is not None and not (m.group("any") and _DENIED_AGAIN.search(text, max(0, m.start() - _BEFORE),
+                                                                           m.start()))
 
 
 def _own_words(verdict: str, own: set[str]) -> bool:
@@ -166,19 +170,22 @@ def denied_in_place(text: str, item: Item, label: str | None, *, declared: bool 
     if label is None or (item.kind == "yesno" and (not item.aliases or label != item.aliases["yep"])) \
             or label in item.escape_labels:
         return False  # (an escape option is the words "the premise is wrong": "A. ... the premise is incorrect.")
+    short = len(text.split()) <= _SHORT_WORDS
+    if item.kind == "yesno" and not short:
+        # (a long reply weighs other findings: "..., which makes a supracondylar fracture unlikely")
+        return "{" in text and _json_against(text, _names("", item, label))
     names = _names(text, item, label)
     if "{" in text and _json_against(text, names):
         return True
     if declared:
-        return any(_SUPPOSED_BEFORE.search(text, 0, m.start()) for name in names for m in name.finditer(text))
-    if len(text.split()) <= _SHORT_WORDS:
+        return any(_SUPPOSED_BEFORE.search(text, max(0, m.start() - _BEFORE), m.start())
+                   for name in names for m in name.finditer(text))
+    if short:
         if _JOKE_AT_THE_END.search(text):
             return True
         opening = re.split(r"(?<=[.!?])\s+|\n", text.strip(), maxsplit=1)[0]
         if item.kind == "yesno" and _DANGLING_DENIAL.search(opening) and not _CALLING_OTHERWISE.search(opening):
             return True
-    elif item.kind == "yesno":
-        return False  # (a long reply weighs other findings: "..., which makes a supracondylar fracture unlikely")
     own = set(_WORD.findall(item.option_text(label).casefold())) if item.kind == "choice" else set()
     return any(((after := _DENIED_AFTER_NAME.match(text, m.end())) is not None
                 and not _own_words(after.group(0), own)) or _denied_before(text, m.start())

@@ -645,14 +645,15 @@ def doubted_yes(reply: str, question: str) -> str | None:
         return None
     first, end = mine[0]
     for cat, value, start, _ in mentions:
-        if cat not in _EXCLUSIVE or _SENTENCE_BREAK.search(reply, min(first, start), max(first, start)):
+        if cat not in _EXCLUSIVE or abs(start - first) > 300 \
+                or _SENTENCE_BREAK.search(reply, min(first, start), max(first, start)):
             continue
         if any(acat == cat and _conflicts(cat, avalue, value) and frozenset((avalue, value)) not in _HYBRID
                and avalue not in KIND_OF.get((cat, value), ()) for acat, avalue in asked) \
-                and (said := _SAID_TO_BE.search(reply, 0, start)) is not None \
+                and (said := _SAID_TO_BE.search(reply, max(0, start - 60), start)) is not None \
                 and not _NOT_SAID.search(reply, max(0, said.start() - 40), said.start()):
             return "alternative"
-    if _DENIED_JUST_BEFORE.search(reply, 0, first):
+    if _DENIED_JUST_BEFORE.search(reply, max(0, first - 80), first):
         return "negation"
     stop = _SENTENCE_BREAK.search(reply, end)
     if _DENIAL_CLOSES.search(reply[end:stop.end() if stop else len(reply)] + "\n"):
