@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 
 from probe_ui.reading.cleaning import phrase_regex
+from probe_ui.reading.foreign_denials import AFTER_NAME
 from probe_ui.reading.item import Item
 from probe_ui.reading.letters import lone_letter
 from probe_ui.reading.presence import another_finding, asked_stems, finding_stems
@@ -42,12 +43,6 @@ _AGAINST = (r"(?:ruled[ \t]+out|excluded|(?-i:NEG)\b|neg(?:ative)?\b|\([ \t]*[\-
 _AGAINST_AFTER_MARK = (r"(?:no|none|nil|absent|(?-i:N)|not[ \t]+(?:seen|present|identified|likely|really)|"
                        r"(?:[0-9]|1[0-9])(?:\.[0-9]+)?[ \t]*%|the[ \t]+one[ \t]+thing[ \t]+it(?:'s|[ \t]+is)(?:n't|"
                        r"[ \t]+not))" + _ENTRY_ENDS)
-# another language's "no" after the name, closing the entry ("Cardiomegaly nahi hai.", "Cardiomegaly mei you.",
-# "Cardiomegaly wala.", "Cardiomegaly hakuna.", "Pleural effusion: 없음", "Pleural effusion: keine", "CT — nie.",
-# "Neumotórax descartado."; not "Ja, CT, kein MRT.", "X-ray ng kamay ito, walang bali.", no fracture)
-_AGAINST_FOREIGN = (r"(?:ausgeschlossen|descartad[oa]|exclue?s?|escluso|uitgesloten|n[a\u00e3]o|nie|ne|nein|keine?|"
-                    r"nej|nee|nahi?n?(?:[ \t]+hai)?|mei[ \t]*you|wala(?:ng)?|hakuna|hay[\u0131i]r|\u043d\u0435\u0442|"
-                    r"\uc5c6\uc74c|\uc5c6\uc2b5\ub2c8\ub2e4|\u4e0d\u662f|\u65e0|\u6ca1\u6709)" + _ENTRY_ENDS)
 # a joke, a sneer or a put-down after the name ("A CT, my foot.", "CT, yeah right.", "Pleural effusion... said no one.",
 # "CT is a stretch.", "Cardiomegaly would be an overcall.", "Calling this a CT is generous.", "Effusion mimic (fat
 # pad).", "Pneumonia, unless it's atelectasis."; not "..., unless proven otherwise", "Benign, unless it grows on
@@ -61,7 +56,8 @@ _PUT_DOWN = (r"(?:my[ \t]+foot|nothing[ \t]+of[ \t]+the[ \t]+(?:sort|kind)|you[ 
              r",?[ \t]*unless(?![ \t]+(?:proven|shown|otherwise)\b)(?![^.;!?\n]{0,60}\b(?:otherwise|grows?|changes?|"
              r"follow[\s\-]?up)\b))\b")
 _DENIED_AFTER_NAME = re.compile(r"(?i)[ \t*_,;\-\u2013\u2014]*(?:" + _DENIAL
-                                + r"|[*_]*" + _SEPARATOR + r"[*_]*(?:" + _AGAINST + r"|" + _AGAINST_FOREIGN + r")"
+                                + r"|[*_]*" + _SEPARATOR + r"[*_]*(?:" + _AGAINST + r"|" + AFTER_NAME + _ENTRY_ENDS
+                                + r")"
                                 + r"|[*_]*" + _MARK + r"[*_]*" + _AGAINST_AFTER_MARK
                                 + r"|[ \t*_,.\-\u2013\u2014'\"\u2019]*" + _PUT_DOWN + r")")
 # a supposition just before the name ("Were this a CT, ...", "Had it been effusion, ...", "If this were a CT",

@@ -76,6 +76,7 @@ from probe_ui.reading.closings import negative_clauses, only_absent_or_normal, s
 from probe_ui.reading.confidence import finding_odds
 from probe_ui.reading.declarations import last_declaration
 from probe_ui.reading.denials import denied_in_place, option_names
+from probe_ui.reading.foreign_denials import GLOSSED_NOT, NOT_ANYWHERE, NOT_OPENING
 from probe_ui.reading.hedges import FOREIGN_HEDGE, HEDGE, RECOMMENDED, SELF_DOUBT, TORN
 from probe_ui.reading.item import Item
 from probe_ui.reading.letters import lone_letter
@@ -446,57 +447,13 @@ def _last_clause(text: str) -> str:
 _LETTER_AS_EXAMPLE = re.compile(r"(?i)\b(?:e\.[ \t]?g|cf)\.?[ \t]*[,:]?[ \t]*[(\[]?(?:option[ \t]+)?"
                                 r"[a-z][)\]]?[ \t]*[.!]?[ \t]*\Z")
 _LAST_MARK = re.compile(r"(?<!\bvs)(?<!\bv)\.|[!?;:\n]")  # (not the full stop of "vs.")
-# "is not" in widely spoken languages whose glosses do not read it, before or after the noun it denies
-# (Indonesian and Malay "bukan"; Korean "아니다", "아닙니다", "아님", "아닌"; Turkish "değil"; Arabic "ليس"; Chinese
-# "非" (not "非常", very, nor "并非", which the glosses read); Japanese "ではない", "ではありません", "じゃない";
-# Vietnamese "không phải"): a label read from a word of the reply may be the one denied ("Jawaban akhir: bukan
-# anak-anak", "소아가 아닙니다. 성인입니다.", hostile review of batches 80-83). Not a verb's negation
-# ("성장판이 아직 닫히지 않았습니다", the growth plates have not closed; Indonesian "tidak"), which denies something
-# else
-_FOREIGN_NOT = re.compile(r"(?i)(?<!\w)(?:bukan|tidak(?=[ \t]+(?:anak|dewasa|lansia|orang[ \t]+tua))|de[gğ]il\w*|"
-                          r"kh[oô]ng\s+ph[aả]i|\u0644\u064a\u0633\u062a?|"
-                          # a hostile review of held-out batch 135's Vietnamese words: "chưa" (not yet), "không" (not),
-                          # "chẳng", "nếu" (if), "khác" (unlike), "giống" (like), "thì" (as for), "thường" (usually),
-                          # "gần như" (almost), "khó mà" (hardly), "ở trẻ em" (in children): a Vietnamese reply read
-                          # from its word is sure only where it has none of them
-                          r"không|chưa|chẳng|nếu|khác|giống|thì|thường|gần\s+như|khó\s+mà|ở\s+(?:trẻ|người)|"
-                          # batch 90: Russian "не" (not: "Это не ребёнок.", this is not a child)
-                          r"\u043d\u0435)(?!\w)"
-                          r"|(?<!\u5e76)\u975e(?!\u5e38)"
-                          r"|\uc544[\ub2c8\ub2d9\ub2d8\ub2cc]|(?:\u3067\u306f|\u3058\u3083)(?:\u306a|\u3042\u308a\u307e\u305b\u3093)")
-
-
-# a second review of 2026-12 and a reader check after it: "Nije dijete, odrasla osoba." (not a child, an adult) read
-# child, sure: the words for "not" of more languages (Croatian, Serbian, Polish, Slovak, Ukrainian, Dutch, Afrikaans,
-# Icelandic, Swedish, Danish, Norwegian, Hebrew, Hindi, Arabic, Hungarian, Portuguese, Swahili, Setswana, Basque,
-# Greek, Welsh, Latvian), in the reply's first sentence only, where the answer word stands (a body's findings deny
-# much: "..., теней молочных желёз нет", no breast shadows); not "ne", the Hausa copula ("Namiji ne.", it is a man).
-# A reader check of 2026-12-06 (85 denials in 40 languages): Czech "není" ("Není to dítě, je to dospělý." read child,
-# sure), Kazakh, Kyrgyz and Uzbek "емес", "эмес", "emas", Azerbaijani "deyil", Mongolian "биш", Albanian "nuk",
-# Maltese "mhux", "mhix", Somali "ma aha", Igbo "bụghị" (a review of that list: Zulu "akusiyo", Sorani "نییە",
-# Sesotho "hase", Māori "ehara", Hiligaynon "indi", Cebuano "dili", Mauritian Creole "pa" opening the reply; not
-# Estonian "mitte", which is German "Mitte", the middle); Tagalog "hindi" where it opens the reply
-# ("Hindi bata, matanda na.", not a child, an adult; not the language's name, "Hindi: ..."), and Hausa's "ba ... ba"
-# round the word it denies ("Ba yaro ba ne, babba ne."); Dutch "nee", Swedish and Danish "nej", and "ne" where it
-# opens the reply ("Ne pneumotoraks, već pleuralni izljev.", Croatian, read Pneumothorax, sure); the "there is no" of
-# Tagalog ("Walang cardiomegaly." to "Is the heart enlarged?" read yes, sure), Turkish, Hungarian, Polish, Chinese,
-# Japanese and Korean
-_FOREIGN_NOT_FIRST = re.compile(r"(?i)(?<!\w)(?:nije|nisu|nie|ні|niet|geen|ekki|inte|ikke|ikkje|לא|אינו|אינה|אין|"
-                                r"नहीं|नही|لا|غير|nem|sio|siyo|haiyo|hakuna|ga\s+se|ha\s+se|ez|δεν|όχι|nid|nav|"
-                                r"není|nejsou|емес|эмес|emas|emes|deyil|биш|nuk|mhux|mhix|ma\s+aha|bụghị|ei|ní|"
-                                r"nee|nej|walang|wala|yok|nincs|nincsenek|brak|akusiyo|akuyona|asiyo|نییە|hase|ehara|"
-                                r"indi|dili)(?!\w)"
-                                r"|没有|沒有|なし|없"
-                                r"|^(?:hindi|ne|pa)(?=[ \t]+[^\W\d_])"
-                                r"|(?<!\w)ba(?=[ \t]+[^\W\d_]+(?:[ \t]+[^\W\d_]+){0,2}[ \t]+ba\b)")
-
 # what may stand between another language's "not" and the word it denies ("geen CT", "không phải CT", "nid sgan CT",
 # "ei ole CT")
 _NOT_THEN_WORDS = re.compile(r"[ \t]*(?P<words>(?:['\u2019]?[^\W\d_][\w\-'\u2019]*[ \t]*){1,3})")
 
 
 def _foreign_not_before_asked(opening: str, question: str) -> bool:
-    """Whether another language's "not" (:data:`_FOREIGN_NOT_FIRST`, :data:`_FOREIGN_NOT`; not Basque "ez", which is
+    """Whether another language's "not" (:data:`NOT_OPENING`, :data:`NOT_ANYWHERE`; not Basque "ez", which is
     Hungarian "this": "Ez egy CT.") stands within three words before a word of what the question asks about ("Dit is
     geen CT maar een MRI." to "Is this a CT?"; not "Dit is een CT-scan, geen MRI."), unless the reply opens with its
     answer word, glossed ("Igen, ...", "Òc, ei ua radiografia": Gascon "ei" is "is"). A review of the first draft
@@ -505,7 +462,7 @@ def _foreign_not_before_asked(opening: str, question: str) -> bool:
     if _GLOSSED_ANSWER.match(lexicon.translate(opening, yesno=True)):
         return False
     asked = asked_stems(question)
-    for m in itertools.chain(_FOREIGN_NOT_FIRST.finditer(opening), _FOREIGN_NOT.finditer(opening)):
+    for m in itertools.chain(NOT_OPENING.finditer(opening), NOT_ANYWHERE.finditer(opening)):
         if m.group(0).casefold() == "ez":
             continue
         after = _NOT_THEN_WORDS.match(opening, m.end())
@@ -516,12 +473,12 @@ def _foreign_not_before_asked(opening: str, question: str) -> bool:
 
 
 def _only_another_label_denied(opening: str, item: Item, label: str | None) -> bool:
-    """Whether every German "not" of a label item's opening (:data:`_GLOSSED_NOT_FIRST`) denies another label than
+    """Whether every German "not" of a label item's opening (:data:`GLOSSED_NOT`) denies another label than
     ``label``, in the words the glosses give for the three after it ("Adult (Erwachsener), nicht pädiatrisch.", "Blue
     (blau), nicht rot.", a review of the first draft)."""
     if item.kind != "label" or label is None:
         return False
-    for m in _GLOSSED_NOT_FIRST.finditer(opening):
+    for m in GLOSSED_NOT.finditer(opening):
         after = _NOT_THEN_WORDS.match(opening, m.end())
         said = lexicon.translate(after.group("words")) if after is not None else ""
         named = {lab for word, lab in item.words if phrase_regex(word).search(said)}
@@ -530,10 +487,6 @@ def _only_another_label_denied(opening: str, item: Item, label: str | None) -> b
     return True
 
 
-# German "not", which the glosses read ("Nicht rot, sondern grün." is green, sure): a doubt only for a reading that
-# did not come through them ("Kein Pneumothorax, sondern ein Pleuraerguss." read Pneumothorax, an English word, sure;
-# a reader check of 2026-12-06)
-_GLOSSED_NOT_FIRST = re.compile(r"(?i)(?<!\w)(?:kein|keine|keinen|keinem|keiner|nicht|nein)(?!\w)")
 
 _MIN_BODY_WORDS = 6
 # the closing words that settle a reversal: a declaration and its option ("Revised answer: B. Pneumothorax.")
@@ -2307,8 +2260,8 @@ def doubts(text: str, item: Item, method: str, label: str | None = None, *, refu
             and method not in {"exact", "structured"} and _finding_versus_another(t, item.question):
         found.append("compared")  # "Impression: Small effusion versus pleural thickening." to "... an effusion?"
     if item.kind != "yesno" and method in _MENTIONS | {"language", "label_word"} and (
-            _FOREIGN_NOT.search(t) or _FOREIGN_NOT_FIRST.search(opening := first_sentence(t.lstrip(" \t\n*_#>")))
-            or (method != "language" and _GLOSSED_NOT_FIRST.search(opening)
+            NOT_ANYWHERE.search(t) or NOT_OPENING.search(opening := first_sentence(t.lstrip(" \t\n*_#>")))
+            or (method != "language" and GLOSSED_NOT.search(opening)
                 and not _only_another_label_denied(opening, item, label))):
         found.append("negation")  # "Jawaban akhir: bukan anak-anak" (not a child), "소아가 아닙니다." (not a child)
     elif method not in {"exact", "structured", "negated_option"} and denied_in_place(
