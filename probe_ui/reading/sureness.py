@@ -2385,7 +2385,8 @@ def doubts(text: str, item: Item, method: str, label: str | None = None, *, refu
         found.append("close")  # batch 17: "A 50%, B 25%, ...": ahead, but not beyond doubt
     if method == "option_value" and _range_across(t, item):
         found.append("alternative")  # "9-12 mm." to "Under 1 cm / 1 to 3 cm / ...": a range across two options
-    if method == "presence" and item.aliases and label == item.aliases["yep"] and _only_another_finding(t, item):
+    if method in {"presence", "leading"} and item.aliases and label == item.aliases["yep"] \
+            and _only_another_finding(t, item):
         found.append("another finding")  # "Cardiomegaly is present." to "Is pleural effusion present?"
     if method == "question_subject" and between_regions(t):
         found.append("junction")  # batch 70: "This slice sits at the thoracoabdominal junction: ..."
