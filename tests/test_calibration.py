@@ -54,6 +54,9 @@ PAIRS = ROOT / "presets" / "mediconfusion_pairs.yaml"
     ("Answer: B (confidence 85%). I am 60% sure.", 0.85),  # a stated confidence before a phrase
     ("Confidence: 70%. On reflection, final confidence: 60%", 0.6),  # the last stated one
     ("Confidence: 85%\n- 2 lesions are seen", 0.85),  # no range after all
+    # a reader check of 2026-12-06: out of five ("1/5" was read as 100 %), and a certainty in a phrase
+    ("Answer: B. Confidence: 1/5.", 0.2), ("Certainty: 1 out of 5.", 0.2), ("Confidence: 4 / 5", 0.8),
+    ("Yes, with 10% certainty.", 0.1),
 ])
 def test_a_stated_confidence_is_read(text: str, value: float) -> None:
     assert read_confidence(text) == pytest.approx(value)
@@ -63,6 +66,7 @@ def test_a_stated_confidence_is_read(text: str, value: float) -> None:
     "a 90% stenosis of the left anterior descending artery", "size 90 mm", "the 95% confidence interval is 80 to 90",
     "I can say with confidence 2 lesions are seen", "confidence: 1000", "confidence: 150%", "I am not 100% sure",
     "high confidence", "I am confident the answer is A", "Overconfidence: 90%", "95% CI", "", None,
+    "Confidence: 3/7", "Confidence: 2 out of 3",  # (no scale it knows: not 3 or 2 on the 0-100 scale)
 ])
 def test_no_other_number_is_read_as_a_confidence(text: str | None) -> None:
     assert read_confidence(text) is None

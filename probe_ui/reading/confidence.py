@@ -16,10 +16,10 @@ What is read, each pattern with an example (:data:`PATTERNS`):
 
 The last stated confidence wins (a reply that corrects itself, "Confidence: 70% ... Final confidence: 60%", means
 60 %); a confident phrase is read only where the reply states none. A number is a percentage when it has ``%``,
-"percent" or "/ 100", a fraction when it is at most 1 without a unit ("0.9", "1"), out of ten with "/ 10", and
-otherwise a percentage (the instruction asks for 0-100); anything outside 0-100 % is not a confidence. No other
-number is ever read: "a 90% stenosis", "size 90 mm" and "the 95% confidence interval" state no confidence. Words
-alone ("high confidence") are not read as a number.
+"percent" or "/ 100", a fraction when it is at most 1 without a unit ("0.9", "1"), out of ten with "/ 10", out of
+five with "/ 5" (a number before any other "/ N" states none), and otherwise a percentage (the instruction asks for
+0-100); anything outside 0-100 % is not a confidence. No other number is ever read: "a 90% stenosis", "size 90 mm"
+and "the 95% confidence interval" state no confidence. Words alone ("high confidence") are not read as a number.
 
 A provider's own probability of the chosen answer (OpenAI-compatible ``logprobs``, vLLM, ``hf/`` option
 probabilities) is another column, :data:`TOKEN_CONFIDENCE`, filled by the provider wiring where it exists; the
@@ -42,10 +42,13 @@ CONFIDENCE = "confidence"
 TOKEN_CONFIDENCE = "token_confidence"
 
 _NUM = r"(?<![\d.])(?:\d{1,3}(?:\.\d+)?|\.\d+)(?!\d)"
-_UNIT = r"\s*(?:%|per\s?cent\b|/\s*100\b|out\s+of\s+100\b|/\s*10\b|out\s+of\s+10\b)"
+# (a reader check of 2026-12-06: "Confidence: 1/5." read as 100 %; now out of five, and a number before any other
+# "/ N" or "out of N" states none)
+_UNIT = r"\s*(?:%|per\s?cent\b|/\s*100\b|out\s+of\s+100\b|/\s*10\b|out\s+of\s+10\b|/\s*5\b|out\s+of\s+5\b)"
 #: a number with its unit, or a range of two ("80-90%", "80 to 90 percent"); groups a, ua, b, ub
-_VALUE = (rf"(?P<a>{_NUM})(?P<ua>{_UNIT})?"
-          rf"(?:\s*(?:-|–|—|to)\s*(?P<b>{_NUM})(?P<ub>{_UNIT})?)?")
+_OTHER_SCALE = r"(?!\s*(?:/|out\s+of\b)\s*\d)"
+_VALUE = (rf"(?P<a>{_NUM})(?P<ua>{_UNIT})?{_OTHER_SCALE}"
+          rf"(?:\s*(?:-|–|—|to)\s*(?P<b>{_NUM})(?P<ub>{_UNIT})?{_OTHER_SCALE})?")
 _AFTER_LABEL = (r"\s*(?:\([^()\n]{0,20}\))?[\s*_]*(?P<sep>[:=\-–—]|\bis\b|\bof\b|\bat\b)?[\s*_]*"
                 r"(?:(?:about|around|approximately|roughly|~|≈)\s*)?"
                 r"(?:(?:very\s+)?(?:high|moderate|medium|low|fair)\s*[(,:\-–]?\s*)?" + _VALUE)
@@ -61,7 +64,7 @@ PATTERNS: tuple[tuple[str, re.Pattern[str], str], ...] = (
     ("stated", re.compile(r"certainty(?=[\s*_]*[:=])" + _AFTER_LABEL), "Certainty: 80%"),
     ("phrase", re.compile(
         rf"(?<!not )(?<!n't )(?P<a>{_NUM})(?P<ua>\s*(?:%|per\s?cent\b))"
-        r"\s+(?:(?:confident|sure|certain)\b|confidence\b(?!\s+(?:interval|limit|band|level)s?\b))"),
+        r"\s+(?:(?:confident|sure|certain)\b|(?:confidence|certainty)\b(?!\s+(?:interval|limit|band|level)s?\b))"),
      "I am 90% confident"),
 )
 
@@ -72,7 +75,8 @@ _WORDS = ("confiden", "certain", "sure")
 _CLOSES = re.compile(r"\s*(?:[)\].,;:!?]|$)", re.MULTILINE)
 
 
-_SCALES = {"%": 100.0, "percent": 100.0, "/100": 100.0, "outof100": 100.0, "/10": 10.0, "outof10": 10.0}
+_SCALES = {"%": 100.0, "percent": 100.0, "/100": 100.0, "outof100": 100.0, "/10": 10.0, "outof10": 10.0, "/5": 5.0,
+           "outof5": 5.0}
 
 
 def _scaled(num: str, unit: str | None) -> float | None:
