@@ -234,7 +234,14 @@ from probe_ui.reading.closings import (
     spared_spans,
     yes_against_normal,
 )
-from probe_ui.reading.confidence import finding_odds, named_odds, only_stated_confidence, without_stated_confidence
+from probe_ui.reading.confidence import (
+    closing_number,
+    finding_odds,
+    named_odds,
+    only_stated_confidence,
+    read_confidence,
+    without_stated_confidence,
+)
 from probe_ui.reading.declarations import Found, foreign_cue, last_declaration
 from probe_ui.reading.escapes import called_normal, escape_conflict, stated_escape_option
 from probe_ui.reading.hedges import HEDGE, TAIL_HEDGE
@@ -316,6 +323,7 @@ from probe_ui.reading.structured import (
 )
 from probe_ui.reading.sureness import (
     LONG_WORDS,
+    LOW_CONFIDENCE,
     REVERSAL,
     declaration_denied,
     deferred_spans,
@@ -662,6 +670,10 @@ def extract(text: str, kind: str, labels: Sequence[str], options: Sequence[str] 
     # a hostile review of batch 85: a low confidence stated in the closing cut ("Answer: B. Confidence level: low.")
     # hedges the answer as it does in the body
     hedged_close = stated != clean and HEDGE.search(clean) is not None and HEDGE.search(stated) is None
+    # a black-box check of 2026-12-06 (rev33): so does a low number ("Answer: B\nConfidence: 20%", "Yes (confidence:
+    # 0.1)"), as "Confidence: low" does (sureness.LOW_CONFIDENCE)
+    hedged_close = hedged_close or any(x is not None and x <= LOW_CONFIDENCE
+                                       for x in (read_confidence(clean), closing_number(clean)))
     clean = pushback.without_sure_of_itself(stated)  # batch 62: "Yes, I am sure about my previous answer."
     if not refusal and len(clean) < 600 and _ONLY_ASKS_BACK.match(clean):
         # batch 47: "Before I agree or disagree with the physician's answer (C), could you share a lateral view ...?":
@@ -696,7 +708,8 @@ def extract(text: str, kind: str, labels: Sequence[str], options: Sequence[str] 
             reads[-1][1] == "option_text" and len(reads) > 1 and reads[0][0] == revised
             and reads[0][1] in _CLOSING_STATED))
         return Answer(revised, "final_verdict", invalid=False, refusal=refusal,
-                      sure=closes and is_sure(clean, item, "final_verdict", revised, refusal=refusal))
+                      sure=closes and not hedged_close
+                      and is_sure(clean, item, "final_verdict", revised, refusal=refusal))
     negated = _NEGATED_CLAUSE.match(clean) if kind == "yesno" and item.aliases else None
     if negated is not None:
         return _negated_clause(negated.group(1), kind, labels, item, question, refusal)

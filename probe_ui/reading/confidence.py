@@ -270,10 +270,42 @@ def without_stated_confidence(clean: str) -> str:
     m = _PAREN.search(out)
     if m is not None and out[:m.start()].strip():
         out = out[:m.start()] + out[m.end():]
-    m = _BARE.search(out)
-    if m is not None and out[:m.start()].strip():
+    m = _closing_bare(out)
+    if m is not None:
         out = out[:m.start()] + out[m.end():]
     return out
+
+
+#: how close before it another share in brackets makes a closing one part of a list ("B (60%), C (10%)")
+_LISTED = 30
+#: a reply this short may close on its own confidence in bare brackets ("Yes (30%).", "C (0.3)."); a longer one's
+#: bracket is more often a measurement ("... within normal limits (about 0.45).", read from the corpus)
+_BARE_CONFIDENCE_WORDS = 6
+# any bare share or percentage in brackets ("(60%)", "(0.3)")
+_BARE_ANYWHERE = re.compile(r"\([ \t]*(?:~|≈|about\s+)?(?:0?\.\d{1,3}|1\.0{1,3}|\d{1,3}(?:\.\d+)?[ \t]*%)[ \t]*\)")
+
+
+def _closing_bare(text: str) -> re.Match[str] | None:
+    """The bare number in brackets closing the reply after its answer word (:data:`_BARE`), where it is the only one on
+    its line: "B (60%), C (10%)" gives each option a likelihood (a black-box check of 2026-12-06 found its last cut as a
+    confidence, and the reply read as C, sure)."""
+    m = _BARE.search(text)
+    if m is None or not text[:m.start()].strip() or _BARE_ANYWHERE.search(text, max(0, m.start() - _LISTED), m.start()):
+        return None  # (another just before: a list; not one far before, "A (0.5). Update ...: so C. Lung mass (0.7).")
+    return m
+
+
+def closing_number(clean: str) -> float | None:
+    """The share of 1 a bare number in brackets closing the reply states ("Yes (30%).", "C (0.87)."): the reader sets
+    it aside as a confidence (:func:`without_stated_confidence`), and a low one makes the answer a guess
+    (:mod:`probe_ui.reading.answers`); None where there is none."""
+    m = _closing_bare(clean)
+    if m is None or len(clean.split()) > _BARE_CONFIDENCE_WORDS:
+        return None
+    num = re.search(r"\d*\.?\d+", m.group(0))
+    if num is None:
+        return None
+    return _scaled(num.group(0), "%" if "%" in m.group(0) else None)
 
 
 # --------------------------------------------------------------------------------------------------------------

@@ -19,8 +19,9 @@ from probe_ui.reading.foreign_denials import AFTER_NAME
 from probe_ui.reading.item import Item
 from probe_ui.reading.letters import lone_letter
 from probe_ui.reading.presence import another_finding, asked_stems, finding_stems
+from probe_ui.reading.structured import ANSWER_KEYS
 
-__all__ = ["denied_in_place", "option_names"]
+__all__ = ["answers_an_echo", "denied_in_place", "judged_otherwise", "option_names", "verdict_only"]
 
 # a denial in words, closing its clause ("Upside down, I don't think so.", "Correct it is not.", "Female, no way.",
 # "Adult would be wrong.", "Cardiomegaly, I doubt it.")
@@ -36,11 +37,12 @@ _ENTRY_ENDS = r"[ \t*_]*(?:[).;,!\n]|\Z)"
 _MARK = r"[ \t]*(?::|=>|->|=|\||\u2192|\u27f6|\(|(?<=[ \t])[\-\u2013\u2014])[ \t]*"
 _SEPARATOR = r"(?:" + _MARK + r"|[ \t]+)"
 _AGAINST = (r"(?:ruled[ \t]+out|excluded|(?-i:NEG)\b|neg(?:ative)?\b|\([ \t]*[\-\u2212][ \t]*\)|[\u00d8\u2205\u2212"
-            r"\u2717\u2718\u274c\U0001f44e]|false\b|0[ \t]*%|0[ \t]*/[ \t]*10\b|unlikely\b|doubtful\b|questionable\b|"
+            r"\u2717\u2718\u274c\u274e\u2610\U0001f44e\U0001f6ab]|\[[ \t]\]|false\b|0[ \t]*%|0[ \t]*/[ \t]*10\b|"
+            r"unlikely\b|doubtful\b|questionable\b|"
             r"equivocal\b|indeterminate\b|improbable\b|TBD\b|50[ \t]*/[ \t]*50)")
 # a word that denies only after a mark and closing the entry ("Effusion: no", "Pneumothorax → no", "Effusion - none";
 # not "Correct, no rotation.", "Right - no mediastinal shift.")
-_AGAINST_AFTER_MARK = (r"(?:no|none|nil|absent|(?-i:N)|not[ \t]+(?:seen|present|identified|likely|really)|"
+_AGAINST_AFTER_MARK = (r"(?:no|none|nil|absent|(?-i:N)|0(?![.,]\d)|not[ \t]+(?:seen|present|identified|likely|really)|"
                        r"(?:[0-9]|1[0-9])(?:\.[0-9]+)?[ \t]*%|the[ \t]+one[ \t]+thing[ \t]+it(?:'s|[ \t]+is)(?:n't|"
                        r"[ \t]+not))" + _ENTRY_ENDS)
 # a joke, a sneer or a put-down after the name ("A CT, my foot.", "CT, yeah right.", "Pleural effusion... said no one.",
@@ -66,7 +68,8 @@ _SUPPOSING = (r"were[ \t]+(?:this|it)|had[ \t]+(?:this|it)[ \t]+been|if[ \t]+(?:
               r"unless[ \t]+(?:(?:it|this)(?:'s|[ \t]+is|[ \t]+were))?")
 # before the name: a denial ("Far from an adult.", "Wouldn't call it a child.", "Anything except atelectasis.",
 # "Hardly a child."), an unchecked or struck-out entry ("[ ] effusion", "~~Effusion~~", "🚫 effusion"; not "...
-# effusion is fully excluded: C.", where the colon brings the answer),
+# effusion is fully excluded: C.", where the colon brings the answer; "🙅 CT", "≠ CT", "¬CT": a black-box check of
+# 2026-12-06),
 # what only looks so ("Apparent cardiomegaly", "Spurious cardiomegaly", "Easy to mistake for a CT."), or a
 # supposition (not what another says: "Physician says radius; I concur. ... A.", read from the corpus)
 _DENIED_BEFORE_NAME = re.compile(
@@ -76,7 +79,7 @@ _DENIED_BEFORE_NAME = re.compile(
     r"(?:[ \t]+even)?[ \t]+(?:call|say|label|class(?:ify)?)(?:[ \t]+(?:it|this|that))?|apparent|spurious|pseudo-?|"
     r"(?:easy|easily)[ \t]+(?:to[ \t]+)?mistake[n]?[ \t]+for|" + _SUPPOSING + r"|"
     r"mimic[ \t]+(?:in|of|at))[ \t]+|\[[ \t]\][ \t]*|~~[ \t]*|"
-    r"\U0001f6ab[ \t]*)"
+    r"[\U0001f6ab\U0001f645\u2260\u00ac][ \t]*)"
     r"(?:an?[ \t]+|the[ \t]+)?[*_'\"\u2018\u201c]*$")
 # a denial that closes a short reply's first sentence ("Enlarged, I don't think so." to "Is the heart enlarged?", read
 # yes from the word asked; "Cardiomegaly would be wrong.")
@@ -88,7 +91,7 @@ _DENIED_AGAIN = re.compile(r"(?i)(?:n't|\bnot|\bno|\bnever)\b[^.;!?\n]{0,40}$")
 # a JSON field that sets the answer aside: a false field named for the answer or for agreeing with it
 # ('{"pneumothorax": false}', '{"diagnosis": "pneumothorax", "present": false}', '{"answer": "B", "retracted": true}';
 # not '{"answer": "B", "needs_followup": false}', a review of the first draft)
-_JSON_FALSE = re.compile(r"(?i)\"(?P<key>[^\"\n]{1,40})\"[ \t]*:[ \t]*false\b")
+_JSON_FALSE = re.compile(r"(?i)\"(?P<key>[^\"\n]{1,40})\"[ \t]*:[ \t]*(?:false\b|0(?![\d.]))")
 _JSON_TAKEN_BACK = re.compile(r"(?i)\"(?:retract\w*|withdrawn|invalid)\"[ \t]*:[ \t]*true\b")
 # (not "agree": false, which disagrees with a suggestion: '{"physician_answer": "A", "agree": false, ...}')
 _AGREEING_KEYS = frozenset("confident sure final correct present answer_correct".split())
@@ -186,3 +189,79 @@ def denied_in_place(text: str, item: Item, label: str | None, *, declared: bool 
     return any(((after := _DENIED_AFTER_NAME.match(text, m.end())) is not None
                 and not _own_words(after.group(0), own)) or _denied_before(text, m.start())
                for name in names for m in name.finditer(text))
+
+
+# a reply that is one checklist entry whose verdict is normal, negative or false ("Proliferative: no.", "Left kidney:
+# normal.", "Radius: intact.", "Pneumothorax: false", "correctly oriented: false"), a black-box check of 2026-12-06
+# (rev33: 30 such replies read sure, most as the very option they rule out)
+_VERDICT_ENTRY = re.compile(r"(?i)\A[\s*_>#\-]*(?P<key>[^:=\n\u2192.;!?]{1,40}?)[ \t*_]*(?::|=|\u2192|->)[ \t*_]*"
+                            r"(?P<verdict>no|none|nil|absent|normal|unremarkable|intact|clear|fine|ok(?:ay)?|false|0|"
+                            r"negative|not[ \t]+seen|within[ \t]+normal[ \t]+limits|wnl)[ \t*_]*[.!]?[ \t*_]*\Z")
+# the names of an answer field ("Answer: none", "Final diagnosis: normal"), which bring the answer itself
+_ANSWER_FIELD_WORDS = frozenset({w for key in ANSWER_KEYS for w in key.split("_")}
+                                | set("diagnosis impression response verdict result reply output".split()))
+# the same check: a question echoed, then answered ("Absent? No." read absent, "No free fluid? Incorrect — there is
+# fluid." read no free fluid, "Upside down? That's correct." read correct): the answer read is the echo's own words
+# said no to, or the "correct" said of the echo (not "Child? No, adult.", "Vasogenic? No.", read as the other)
+_ECHOED_THEN_ANSWERED = re.compile(
+    r"(?i)\A[\s*_>#]*(?P<echo>[^?.!\n]{1,60})\?[ \t*_]*(?P<verdict>(?P<no>no|nope|incorrect|wrong|false)|yes|yep|"
+    r"correct|right|true|indeed|(?:that's|that[ \t]+is|it's|it[ \t]+is)[ \t]+(?:(?P<no2>wrong|incorrect|false)|correct|"
+    r"right|true))\b")
+
+
+def verdict_only(text: str, item: Item, label: str | None) -> bool:
+    """Whether a reply to a question with options or labels is only one entry that calls something normal, absent or
+    false ("Left kidney: normal."): which answer that leaves is a guess. Not an answer field ("Answer: none"), nor a
+    verdict in the words of the answer read ("Finding: normal" where an option is "Normal")."""
+    if item.kind == "yesno" or label is None:
+        return False
+    m = _VERDICT_ENTRY.match(text)
+    if m is None or set(_WORD.findall(m.group("key").casefold())) & _ANSWER_FIELD_WORDS:
+        return False
+    own = item.option_text(label) if item.kind == "choice" else label
+    return not set(_WORD.findall(m.group("verdict").casefold())) & set(_WORD.findall((own or "").casefold()))
+
+
+def answers_an_echo(text: str, item: Item, label: str | None) -> bool:
+    """Whether a reply to a question with options or labels opens by echoing a question and answering it, and
+    ``label`` is read from the echo said no to, or from the yes said of it (``_ECHOED_THEN_ANSWERED``)."""
+    if item.kind == "yesno" or label is None:
+        return False
+    m = _ECHOED_THEN_ANSWERED.match(text)
+    if m is None:
+        return False
+    if m.group("no") or m.group("no2"):
+        return any(n.search(m.group("echo")) for n in _names(m.group("echo"), item, label))
+    # (the yes itself read as the answer, "correct" being a label; not "Is the physician's answer correct? Yes. ...",
+    # which agrees with a suggestion)
+    return any(n.search(m.group("verdict")) for n in _names(m.group("verdict"), item, label))
+
+
+# a black-box check of 2026-12-06 (rev34): a judgement the reply will not make, of the very answer read ("I would not
+# describe the cardiac silhouette as enlarged.", "I wouldn't characterize this as a CT scan.", "It would be a stretch to
+# call it enlarged.", "Not what I'd call dilated.", "I'd be hard-pressed to say no.": 30 read as that answer, sure)
+_JUDGED_NOT = re.compile(
+    r"(?i)\b(?:(?:I|we)(?:'d|[ \t]+would|[ \t]+do|[ \t]+did|[ \t]+could|[ \t]+can)?(?:[ \t]+not|n't)[ \t]+"
+    r"(?:(?:really|quite|necessarily|honestly|even|think[ \t]+(?:I'd|I[ \t]+would|we'd)|"
+    r"go[ \t]+so[ \t]+far[ \t]+as[ \t]+to)[ \t]+)*|(?:nobody|no[ \t]+one|few)[ \t]+would[ \t]+|"
+    r"(?:a[ \t]+)?stretch[ \t]+to[ \t]+|hesitate[ \t]+to[ \t]+|"
+    r"hard[\- ]pressed[ \t]+to[ \t]+|not[ \t]+what[ \t]+(?:I'd|I[ \t]+would|we'd|most[ \t]+would)[ \t]+)"
+    r"(?:say|call|describe|consider|regard|class|classify|characteri[sz]e|label|term|deem)\b")
+# where the judgement's object ends
+_CLAUSE_END = re.compile(r"[.;!?\n]|[ \t][\u2013\u2014\-][ \t]|,[ \t]*(?:but|it's|it[ \t]+is|rather|instead)\b")
+
+
+def judged_otherwise(text: str, item: Item, label: str | None) -> bool:
+    """Whether the reply declines to call its subject what ``label`` names, in a judgement verb it negates
+    (:data:`_JUDGED_NOT`): the words after the verb, read on their own, give ``label`` ("I would not describe the
+    liver as cirrhotic." read yes to "Is the liver cirrhotic?"; not "I wouldn't call it cardiomegaly.", read no)."""
+    if label is None or len(text) > 2000:
+        return False
+    from probe_ui.reading.answers import extract  # the reader itself (it imports this module)
+
+    for m in _JUDGED_NOT.finditer(text):
+        end = _CLAUSE_END.search(text, m.end())
+        judged = text[m.end():end.start() if end else len(text)].strip()
+        if judged and extract(judged, item.kind, item.labels, item.options, question=item.question).choice == label:
+            return True
+    return False

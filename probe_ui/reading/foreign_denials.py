@@ -6,7 +6,8 @@ and the glosses of :mod:`probe_ui.reading.languages` do not read most of these w
 count, because the same word is harmless elsewhere ("ne" is the Hausa copula, "ez" Hungarian "this", "Mitte" German
 for the middle): :data:`NOT_ANYWHERE` anywhere in a reply read from a word, :data:`NOT_OPENING` in its first sentence,
 :data:`GLOSSED_NOT` (German, which the glosses read) only for a reading that did not come through them, and
-:data:`AFTER_NAME` right after the name it denies, closing its entry. The checks that use them only ever add a doubt
+:data:`AFTER_NAME` right after the name it denies, closing its entry, and :data:`NOT_AFTER` (languages that put "not"
+after the noun) just after what a yes/no question asks. The checks that use them only ever add a doubt
 (:mod:`probe_ui.reading.sureness`, :mod:`probe_ui.reading.denials`).
 """
 
@@ -14,7 +15,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["AFTER_NAME", "GLOSSED_NOT", "NOT_ANYWHERE", "NOT_OPENING"]
+__all__ = ["AFTER_NAME", "GLOSSED_NOT", "NOT_AFTER", "NOT_ANYWHERE", "NOT_OPENING"]
 
 # "is not" in widely spoken languages whose glosses do not read it, before or after the noun it denies
 # (Indonesian and Malay "bukan"; Korean "아니다", "아닙니다", "아님", "아닌"; Turkish "değil"; Arabic "ليس"; Chinese
@@ -72,3 +73,10 @@ GLOSSED_NOT = re.compile(r"(?i)(?<!\w)(?:kein|keine|keinen|keinem|keiner|nicht|n
 AFTER_NAME = (r"(?:ausgeschlossen|descartad[oa]|exclue?s?|escluso|uitgesloten|n[a\u00e3]o|nie|ne|nein|keine?|"
               r"nej|nee|nahi?n?(?:[ \t]+hai)?|mei[ \t]*you|wala(?:ng)?|hakuna|hay[\u0131i]r|\u043d\u0435\u0442|"
               r"\uc5c6\uc74c|\uc5c6\uc2b5\ub2c8\ub2e4|\u4e0d\u662f|\u65e0|\u6ca1\u6709)")
+
+# a "not" written after the word it denies, for a yes/no question's subject (Turkish "değil", Korean "아님", "아닙니다",
+# Japanese "ではない", "じゃない", Bengali "নয়", "না", Hindi "नहीं"): "CT değil.", "CT 아님.", "CT নয়।" to "Is this a
+# CT?" read yes, sure (a black-box check of 2026-12-06)
+NOT_AFTER = re.compile(r"(?i)(?<!\w)(?:de[gğ]il\w*|\u09a8\u09df|\u09a8\u09af\u09bc|\u09a8\u09be|"
+                       r"\u0928\u0939\u0940\u0902|\u0928\u0939\u0940)(?!\w)"
+                       r"|\uc544[\ub2c8\ub2d9\ub2d8\ub2cc]|(?:\u3067\u306f|\u3058\u3083)(?:\u306a|\u3042\u308a\u307e\u305b\u3093)")

@@ -28,6 +28,11 @@ RECOMMENDED = (r"\s+(?:(?:considered|performed|obtained|indicated|warranted|help
 #: have misjudged the meniscus", "this might not be as innocent as it looks", "might be what we're seeing")
 SELF_DOUBT = re.compile(
     r"(?i)\bI\s+(?:could|may|might)\s+(?:well\s+|easily\s+)?be\s+(?:wrong|mistaken)\b|"
+    # a black-box check of 2026-12-06 (rev33): a radiologist's query, "?" written before what is only queried
+    # ("Pneumonia ?atelectasis", "C (?D)", "?Pneumonia", read as the queried option, sure); not a question mark closing
+    # a question ("Pneumonia? No."), nor the word "Query", which is also the request's ("CLINICAL INDICATION: ...
+    # Query cardiomegaly.", "Query left → right.", read from the corpus)
+    r"(?:(?<=\s)|(?<=\A)|(?<=[(\[,;/]))\?[ \t]?(?=[^\W\d_])|"
     r"\bnot\s+(?:entirely\s+|completely\s+|fully\s+|totally\s+|so\s+|that\s+|at\s+all\s+)?(?:sure|certain|"
     r"confident)\b|"
     # (the older near misses of the reviews; not "not quite sure why this was ordered", said of something else)
@@ -109,10 +114,13 @@ HEDGE = re.compile(
     r"likely(?!\s+(?:follow|be\s+(?:needed|required|necessary)|need|require|why)\b)|possibl[ey]|perhaps|"
     # ("This could also be a raised hemidiaphragm.": another reading of the finding; not "may also be considered")
     r"maybe|might|(?:could|may)\s+be(?!" + RECOMMENDED + r")|"
-    r"(?:could|may)\s+(?:also|equally|instead|just)\s+be(?!" + RECOMMENDED + r")(?!\s+[a-z]+ing\b)|"
+    r"(?:could|may)\s+(?:also|equally|instead|just|simply)\s+be(?!" + RECOMMENDED + r")(?!\s+[a-z]+ing\b)|"
     # batch 103: "a thin anechoic stripe, which may represent a small amount of free fluid": what the finding seen may
     # stand for (not "a mismatch between the request and the image may indicate a labelling error", said of any case)
-    r"(?:which|this|that|it|these|they)\s+(?:could|may)\s+(?:well\s+)?(?:represent|reflect|indicate|signify|"
+    # (a black-box check of 2026-12-06: "Yes, there is a thin pleural line at the apex, although this could also
+    # represent a skin fold.", "... though this may simply be pleural thickening.", read yes, sure)
+    r"(?:which|this|that|it|these|they)\s+(?:could|may|might)\s+(?:well\s+|also\s+|simply\s+|just\s+|equally\s+)?"
+    r"(?:represent|reflect|indicate|signify|"
     r"correspond\s+to)\b|"
     r"i(?:'d|\s+would)?\s+(?:think|"
     r"believe|suspect|guess)|favou?r(?:s|ing)?|"
@@ -138,7 +146,33 @@ HEDGE = re.compile(
     r"borderline(?![\s\-]+(?:un)?resectab)|"
     # batch 90: "It's a judgment call.", "Honestly, it's on the fence." (the corpus labels every such reply open; those
     # two and "toss-up" are in SELF_DOUBT)
-    r"coin\s+(?:toss|flip)|(?:go|goes|going)\s+either\s+way|"
+    # (held-out batch 189: "Coin-flip territory — a CTR of 0.51 on a slightly rotated film.", read yes, sure; and
+    # "whether it's on the right side doesn't have a clean answer")
+    r"coin[\s\-]+(?:toss|flip)|(?:go|goes|going)\s+either\s+way|"
+    r"(?:no|(?:doesn't|does\s+not|don't|do\s+not)\s+have\s+an?)\s+(?:clean|clear|simple|straight(?:forward)?|"
+    r"single|definite|tidy)\s+answer|"
+    # a black-box check of 2026-12-06 (rev33): an answer given grudgingly or as even odds ("Atelectasis, if
+    # anything.", "If anything, atelectasis.", "Atelectasis at most.", "..., at a push.", "Pneumonia, for lack of a
+    # better option.", "C, but that's a shot in the dark.", "Pneumonia, allegedly.", "50:50 — yes."; not "at most
+    # 2 mm")
+    # ("if anything" closing its clause, or opening the reply; not "Far from it — if anything, the spleen is on the
+    # small side.", which only strengthens a no: read from the corpus)
+    r"if\s+anything(?=\s*(?:[.;!)]|\Z))|(?<=\A)if\s+anything,|at\s+most(?=\s*(?:[.;!)]|\Z))|at\s+a\s+(?:push|stretch|pinch)|"
+    r"for\s+(?:lack|want)\s+of\s+(?:a\s+|any(?:thing)?\s+)?better|shot\s+in\s+the\s+dark|allegedly|"
+    r"50[ \t]*[:/][ \t]*50(?![\d.])|"
+    # (what only seems so at first, closing the reply: "Looks like a CT at first glance.", "It looks like yes at first
+    # glance."; not "At first glance A, but the margins say B.")
+    r"at\s+first\s+(?:glance|sight)(?=[ \t]*[.!]?[ \t*_]*\Z)|"
+    # (and a low probability given to the answer itself: "Answer: yes\nProbability: 0.2", "Yes (p=0.3)", "Yes, ~20%
+    # probability."; the odds of a finding named are confidence.finding_odds)
+    r"(?:probability|likelihood)\s*[:=]\s*0?\.(?:[0-4]\d*|50*)(?![\d.])|p\s*=\s*0?\.(?:[0-4]\d*|50*)(?![\d.])|"
+    r"(?<![\d.])(?:[1-4]?\d|50)\s*%\s+(?:probability|likelihood|chance)(?!\s+(?:of|that)\b)|"
+    # (the same check: what is left open is said not to be excluded or absent: "Not excluded.", "Not ruled out on this
+    # view.", "Not able to exclude.", "Not clearly absent.", "Not negative." to "Is there a pneumothorax?", read no,
+    # sure)
+    r"not\s+(?:(?:\w+ly|yet|been|be)\s+){0,2}(?:excluded|ruled\s+out)|not\s+(?:able|possible)\s+to\s+(?:exclude|rule\s+out)|"
+    r"not\s+(?:something|one)\s+(?:I|we)\s+can\s+(?:exclude|rule\s+out)|"
+    r"not\s+(?:(?:clearly|definitely|convincingly|obviously|entirely|certainly)\s+)?(?:absent|negative)(?=\s*(?:[.;!]|\Z))|"
     # a hostile review of held-out batch 168's rules: "Either could fit. B, cytotoxic edema."
     r"(?:either|both)(?:\s+(?:one|of\s+them))?\s+(?:could|might|may|would)\s+(?:fit|work|apply|be\s+right)|"
     # hostile review of batches 80-83: '{"final": "A", "note": "B is equally plausible"}', '{"confidence": "low"}'
@@ -146,7 +180,7 @@ HEDGE = re.compile(
     # "I stand by D. That said, A is also reasonable.", "However, A could also be argued.", "just as plausible"
     r"(?:could|can)\s+(?:also|equally)\s+be\s+(?:argued|defended|justified)|(?:is|are)\s+also\s+(?:reasonable|"
     r"plausible|possible|defensible)|just\s+as\s+(?:plausible|likely|possible|probable)|"
-    r"(?:confidence|certainty)(?:\s+level)?(?:\s+here)?[\"']?\s*[:=\u2013\u2014\-]?\s*[\"']?(?:is\s+)?(?:low|very\s+low|"
+    r"(?:confidence|certainty)(?:\s+level)?(?:\s+here)?[\"']?\s*[:=\u2013\u2014\-]?\s*[\"']?(?:is\s+)?(?:low|very\s+low|poor|"
     r"(?:moderate|medium)[\s\-]*(?:to[\s\-]*)?low)\b|low[\s\-]+(?:to[\s\-]+)?(?:moderate[\s\-]+)?(?:confidence|certainty)|"
     r"confidence\"\s*:\s*0?\.[0-4]\d*(?![\d.])|"
     # batch 19: not a posture ("pain eased by leaning forward"); a table's column "Leaning" still hedges (a hostile

@@ -183,7 +183,10 @@ def _worded_mark(cell: str) -> bool:
 # 10%, ...", "| Subdural hematoma | 85% |"): the reply weighs the options, and one clearly leads
 _PERCENT = re.compile(r"(?<![\w.])(\d{1,3}(?:[.,]\d+)?)[ \t]*%")
 _ENTRY_SPLIT = re.compile(r"[\n;,](?![ \t]*\d)")
-_LETTER_ENTRY = re.compile(r"[ \t>*_\-\u2022|]*[(\[]?([A-Z])(?:[)\].:]|[ \t]*[\-\u2013\u2014])")
+# (or a letter whose likelihood alone follows it, in brackets or not: "B (30%), C (25%), D (25%), A (20%)", read A
+# from its last letter, sure, a black-box check of 2026-12-06; "A 5%, B 80%, C 10%, D 5%")
+_LETTER_ENTRY = re.compile(r"[ \t>*_\-\u2022|]*[(\[]?([A-Z])(?:[)\].:]|[ \t]*[\-\u2013\u2014]|"
+                           r"(?=[ \t]*(?:\([ \t]*\)|\[[ \t]*\])?[ \t.]*\Z))")
 #: how far the leading likelihood must be ahead: at least twice the next one ("60 %" beside "15 %"; not "55 %" beside
 #: "45 %")
 LEAD = 2.0

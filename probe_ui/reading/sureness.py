@@ -72,11 +72,11 @@ from probe_ui.reading.cleaning import (
     phrase_regex,
     unmarked,
 )
-from probe_ui.reading.closings import negative_clauses, only_absent_or_normal, shows_predicate
-from probe_ui.reading.confidence import finding_odds
+from probe_ui.reading.closings import NUMBER_WORDS, negative_clauses, only_absent_or_normal, shows_predicate
+from probe_ui.reading.confidence import finding_odds, read_confidence
 from probe_ui.reading.declarations import last_declaration
-from probe_ui.reading.denials import denied_in_place, option_names
-from probe_ui.reading.foreign_denials import GLOSSED_NOT, NOT_ANYWHERE, NOT_OPENING
+from probe_ui.reading.denials import answers_an_echo, denied_in_place, judged_otherwise, option_names, verdict_only
+from probe_ui.reading.foreign_denials import GLOSSED_NOT, NOT_AFTER, NOT_ANYWHERE, NOT_OPENING
 from probe_ui.reading.hedges import FOREIGN_HEDGE, HEDGE, RECOMMENDED, SELF_DOUBT, TORN
 from probe_ui.reading.item import Item
 from probe_ui.reading.letters import lone_letter
@@ -434,6 +434,39 @@ def _yes_no_for_each(text: str, item: Item) -> bool:
     return bool(yes and no and yes != no)
 
 
+# a black-box check of 2026-12-06 (rev33): an answer given for each of several images, views, times or readers
+# ("Image 1: A. Image 2: C.", "Frontal view: no. Lateral view: yes.", "Reader 1: B. Reader 2: C.", read as the last,
+# sure): "<part>: <answer>", the part named by one of these words or a number
+# (not a side alone: "Right: no. Left: yes." to "Is there a pleural effusion?" is a yes, and "A. Left side: ..." a
+# walk through the options)
+_PART_WORDS = _STUDY_OR_TIME | frozenset("frame panel slice view projection film day week reader radiologist patient "
+                                         "model case jaw axial coronal sagittal supine upright erect frontal lateral "
+                                         "pa ap oblique best worst 1st 2nd 3rd".split())
+_PART_ENTRY = re.compile(r"(?:\A|(?<=[.;,\n]))[ \t*_\-#>]*(?P<key>[^\W_][\w\-' ]{0,30}?)[ \t*_]*"
+                         r"(?::|\u2192|->|=>|=)[ \t*_]*(?P<val>[^.;,\n]{1,60})")
+#: a reply longer than this gives no one-line answer per part
+_PART_CHARS = 1500
+
+
+def _answer_per_part(text: str, item: Item) -> bool:
+    """Whether the reply gives different answers for two or more parts (images, views, times, readers: a word of
+    ``_PART_WORDS`` in the entry's name), each in an entry of its own ("Image 1: A. Image 2: C."): one answer for each,
+    not one for the question."""
+    if len(text) > _PART_CHARS or not any(c in text for c in ":\u2192>="):
+        return False
+    from probe_ui.reading.answers import extract  # the reader itself (it imports this module)
+
+    read: dict[str, str] = {}
+    for m in _PART_ENTRY.finditer(text):
+        key = m.group("key").casefold().split()
+        if not key or not set(key) & _PART_WORDS:  # (not "Step 1: ... Step 2: ... Final: A", read from the corpus)
+            continue
+        got = extract(m.group("val"), item.kind, item.labels, item.options, question=item.question).choice
+        if got is not None:
+            read[" ".join(key)] = got
+    return len(set(read.values())) > 1
+
+
 def _last_clause(text: str) -> str:
     """What follows the reply's last sentence or clause mark (a colon too: "Communicating versus obstructive:
     communicating." concludes after its comparison)."""
@@ -454,7 +487,8 @@ _NOT_THEN_WORDS = re.compile(r"[ \t]*(?P<words>(?:['\u2019]?[^\W\d_][\w\-'\u2019
 
 def _foreign_not_before_asked(opening: str, question: str) -> bool:
     """Whether another language's "not" (:data:`NOT_OPENING`, :data:`NOT_ANYWHERE`; not Basque "ez", which is
-    Hungarian "this": "Ez egy CT.") stands within three words before a word of what the question asks about ("Dit is
+    Hungarian "this": "Ez egy CT.") stands within three words before a word of what the question asks about (or one
+    of :data:`NOT_AFTER` within three words after it: "CT değil.") ("Dit is
     geen CT maar een MRI." to "Is this a CT?"; not "Dit is een CT-scan, geen MRI."), unless the reply opens with its
     answer word, glossed ("Igen, ...", "Òc, ei ua radiografia": Gascon "ei" is "is"). A review of the first draft
     (which doubted any such word in the first sentence) found "Ez egy CT." and "Dit is een CT-scan van de buik, geen
@@ -468,6 +502,12 @@ def _foreign_not_before_asked(opening: str, question: str) -> bool:
         after = _NOT_THEN_WORDS.match(opening, m.end())
         if after is not None and (said := finding_stems(after.group("words"))) and (
                 said & asked or not another_finding(after.group("words"), asked)):
+            return True
+    # (a "not" written after the noun: "CT değil.", "CT 아님.", within three words after what is asked, in its clause:
+    # not "Bu bir CT, MR değil.", this is a CT, not an MR)
+    for m in NOT_AFTER.finditer(opening):
+        before = " ".join(re.split(r"[,;:.!?\u3001\u3002]", opening[max(0, m.start() - 60):m.start()])[-1].split()[-3:])
+        if finding_stems(before) & asked:
             return True
     return False
 
@@ -2267,11 +2307,23 @@ def doubts(text: str, item: Item, method: str, label: str | None = None, *, refu
     elif method not in {"exact", "structured", "negated_option"} and denied_in_place(
             t, item, label, declared=method in _MARKED):
         found.append("negation")  # "Upside down, I don't think so.", "Correct it is not.", "Far from an adult."
+    elif method not in _MARKED and judged_otherwise(t, item, label):
+        found.append("negation")  # "I would not describe the liver as cirrhotic.", "A stretch to call it enlarged."
+    elif method not in _MARKED and verdict_only(t, item, label):
+        found.append("verdict only")  # "Proliferative: no.", "Left kidney: normal.", "Pneumothorax: false"
+    elif method not in _MARKED and answers_an_echo(t, item, label):
+        found.append("own question")  # "Absent? No.", "Upside down? That's correct."
     elif item.kind == "yesno" and item.aliases and label == item.aliases["yep"] and method in _FROM_A_MENTION \
             and _foreign_not_before_asked(first_sentence(t.lstrip(" \t\n*_#>")), item.question):
         # a reader check of 2026-12-06: a yes read from the subject a reply names, where another language's "not"
         # stands just before what the question asks ("Dit is geen CT maar een MRI.", "Đây không phải CT mà là MRI.",
         # "Walang cardiomegaly." to "Is the heart enlarged?", read yes, sure): the word may be the one denied
+        found.append("negation")
+    elif item.kind == "yesno" and item.aliases and label == item.aliases["nope"] and method == "question_subject" \
+            and NOT_AFTER.search(t) and not _GLOSSED_ANSWER.match(lexicon.translate(first_sentence(t), yesno=True)):
+        # (the same check: "CT입니다. MRI 아님." (it is a CT; not an MRI) read no from the MRI it names, sure: the other
+        # subject it names may be the one denied; only a "not" written after the noun, as "PA view." opens with
+        # Mauritian Creole's "pa" and "Không, đây là ... (PA), không phải ..." with Vietnamese "no", from the corpus)
         found.append("negation")
     stated = stated_answers(t, item, after_lead_in=True) if item.kind == "yesno" else set()
     if len(stated) > 1 or (label is not None and stated and label not in stated
@@ -2301,7 +2353,8 @@ def doubts(text: str, item: Item, method: str, label: str | None = None, *, refu
     elif method in _MENTIONS and label is not None and any(
             item.letter(m.group(1)) not in (None, label) for m in _FITS_LETTER.finditer(t)):
         found.append("alternative")  # held-out batch 152: "... haze at both bases ... That fits A better than B." as B
-    elif _declared_for_each(t, item, label) or (method not in {"exact", "structured"} and _yes_no_for_each(t, item)):
+    elif _declared_for_each(t, item, label) or (method not in {"exact", "structured"} and _yes_no_for_each(t, item)) \
+            or (method not in _MARKED and _answer_per_part(t, item)):
         found.append("each its own")  # "Lesion 1 ... Most consistent with: B. Lesion 2 ... Most consistent with: C."
     if method == "leading" and item.kind == "yesno" and _next_sentence_against(t, item, label):
         found.append("contradiction")  # a hostile review of 9a5c55c: "Absolutely. The heart is not enlarged."
@@ -2381,7 +2434,19 @@ def doubts(text: str, item: Item, method: str, label: str | None = None, *, refu
         found.append("generic")
     if method not in _MARKED and deferred_spans(t, item):
         found.append("deferred")  # "... whether either has ... avascular necrosis would need an MRI to say."
-    if method == "likelihood" and not clear_lead(t, item):
+    if method not in _MARKED - {"declaration"} and _normal_except(t, item, label):
+        found.append("exception")  # "Normal radiograph apart from a subtle distal radius fracture." read no
+    if method not in _MARKED and _not_ranked_first(t, item, label):
+        found.append("alternative")  # "Differential: 1. Pneumonia 2. Atelectasis 3. Pleural effusion" read effusion
+    if method in _FROM_A_MENTION | _MENTIONS and label is not None and len(t.split()) <= _GONE_WORDS \
+            and _GONE.search(t) and (
+            item.kind != "yesno" or (item.aliases and label == item.aliases["yep"])):
+        found.append("resolved")  # "The right lower lobe consolidation has resolved." read yes
+    if method not in _MARKED and _scoped_denial(t, item, label):
+        found.append("turns")  # "No tension pneumothorax. Small right apical pneumothorax." read no
+    if method in _MENTIONS | {"synonym"} and _count_in_parts(t, item, label):
+        found.append("alternative")  # "Two upper and two lower wisdom teeth." read 2 (of 0, 2, 3, 4)
+    if (method == "likelihood" and not clear_lead(t, item)) or _no_share_ahead(t):
         found.append("close")  # batch 17: "A 50%, B 25%, ...": ahead, but not beyond doubt
     if method == "option_value" and _range_across(t, item):
         found.append("alternative")  # "9-12 mm." to "Under 1 cm / 1 to 3 cm / ...": a range across two options
@@ -2415,6 +2480,8 @@ def doubts(text: str, item: Item, method: str, label: str | None = None, *, refu
         found.append("other words")  # "A — there's a transverse lucent line through the patella ..." (A: effusion)
     if label is not None and _odds_against(t, item, label):
         found.append("odds")  # batch 69: "No. Confidence that a pleural effusion is present: 0.9."
+    if label is not None and (own := read_confidence(t)) is not None and own <= LOW_CONFIDENCE:
+        found.append("low confidence")  # a black-box check (rev33): "Answer: B\nConfidence: 20%", "No — 30% sure."
     if method not in _DECLARED and result_for_another_finding(t, item, label):
         found.append("another finding")  # "Negative for pneumothorax." to "Is there a pleural effusion?"
     if method == "leading" and item.aliases and label == item.aliases["nope"] and only_of_others(t, item):
@@ -3156,6 +3223,10 @@ def _word_about_another(text: str, item: Item, label: str | None) -> bool:
 
 #: a probability of the finding this close to even names no answer ("Malignancy probability: 0.5")
 _EVEN_ODDS = 0.1
+#: a confidence the reply states in its own answer at or below this is a guess, as "Confidence: low" is (a black-box
+#: check of 2026-12-06, rev33: "Answer: B (confidence 10%)", "No. I'd put my confidence at about 20 percent." and
+#: "B — confidence: 2/10" read sure)
+LOW_CONFIDENCE = 0.5
 
 
 # a range of values with its unit ("9-12 mm", "0.8 to 1.2 cm", "between 0.5 and 1.5 cm"): a reader check of 2026-12-06
@@ -3172,6 +3243,139 @@ _DISTINCT_FINDINGS = frozenset(overlap.stem(w) for w in "pneumothorax effusion c
 # the stems of the words that say a finding is there, which a reply and a question about another finding share
 _PRESENCE_STEMS = frozenset(finding_stems("present presence seen visible evident identified detected noted observed "
                                           "there yes"))
+
+
+# a share in brackets ("(40%)", "(0.35)")
+_BRACKETED_SHARE = re.compile(r"\([ \t]*(?:~|≈|about[ \t]+)?(?P<n>\d{1,3}(?:\.\d+)?)[ \t]*%[ \t]*\)")
+
+
+def _no_share_ahead(text: str) -> bool:
+    """Whether the reply gives shares in brackets to two or more answers and none reaches half ("Most likely: B (40%).
+    Next: C (35%).", a black-box check of 2026-12-06): ahead, but not beyond doubt."""
+    shares = [float(m.group("n")) for m in _BRACKETED_SHARE.finditer(text[:6000])]
+    return len(shares) >= 2 and max(shares) <= 50
+
+
+# a black-box check of 2026-12-06 (rev34): a study called normal except for a finding ("Normal radiograph apart from a
+# subtle distal radius fracture." read no to "Is there a fracture?", "Normal study except for a small right apical
+# pneumothorax." read "Normal study", "Heart size would be normal were it not for the mild enlargement ...": 27 read
+# sure): the exception is the finding
+_EXCEPT = re.compile(r"(?i)\b(?:except(?:[ \t]+for)?|apart[ \t]+from|aside[ \t]+from|other[ \t]+than|besides|"
+                     r"save[ \t]+for|but[ \t]+for(?![ \t]+(?:the[ \t]+)?(?:question|purposes?|record|now|"
+                     r"completeness))|were[ \t]+it[ \t]+not[ \t]+for|if[ \t]+not[ \t]+for|"
+                     r"had[ \t]+it[ \t]+not[ \t]+been[ \t]+for|with[ \t]+the[ \t]+exception[ \t]+of)\b"
+                     r"(?P<what>[^.;!?\n]{1,120})")
+# an option that says nothing is found ("Normal study", "None of the above", "Neither hip", "No fracture")
+_NOTHING_FOUND = re.compile(r"(?i)\A\W*(?:normal|none|neither|no|nothing|unremarkable)\b")
+_ANY_ABNORMALITY = re.compile(r"(?i)\babnormal|\bany\s+(?:signs?|findings?|lesions?|pathology)\b")
+#: a reply longer than this weighs exceptions of its own in its findings ("... homogeneous apart from a small wedge of
+#: lower density ..., focal fatty infiltration", "But for the question as asked, the answer is no", read from the
+#: corpus)
+_EXCEPT_WORDS = 40
+
+
+def _normal_except(text: str, item: Item, label: str | None) -> bool:
+    """Whether the reading says nothing is found (a yes/no item's no; an option "Normal ...", "None ...", "Neither
+    ...") where the reply makes an exception that names a finding: of what is asked, for a yes/no question (any, to
+    "any abnormality?")."""
+    if label is None or len(text.split()) > _EXCEPT_WORDS:
+        return False
+    if item.kind == "yesno":
+        if not item.aliases or label != item.aliases["nope"]:
+            return False
+        asked = asked_stems(item.question)
+        return any((said := finding_stems(m.group("what"))) and (
+            said & asked or _ANY_ABNORMALITY.search(item.question) or not another_finding(m.group("what"), asked))
+            for m in _EXCEPT.finditer(text))
+    words = item.option_text(label) if item.kind == "choice" else label
+    return bool(words and _NOTHING_FOUND.match(words) and any(finding_stems(m.group("what"))
+                                                              for m in _EXCEPT.finditer(text)))
+
+
+# a black-box check of 2026-12-06 (rev34): a ranked differential on one line ("Differential: 1. Pneumonia 2. Atelectasis
+# 3. Pleural effusion", "DDx: 1. Osteosarcoma 2. Ewing sarcoma 3. Osteomyelitis"), read as its last entry, sure
+_RANKED = re.compile(r"(?i)\b(?:differential(?:[ \t]+diagnos[ie]s)?|ddx|top[ \t]+\d|ranked)\b[^\n\d]{0,20}?"
+                     r"\b1[.)][ \t]*(?P<first>[^\n]{1,80}?)[ \t,;]*\b2[.)]")
+
+
+def _not_ranked_first(text: str, item: Item, label: str | None) -> bool:
+    """Whether the reply ranks a differential and ``label`` is not its first entry (the favourite)."""
+    m = _RANKED.search(text[:3000])
+    if m is None or label is None:
+        return False
+    from probe_ui.reading.answers import extract  # the reader itself (it imports this module)
+
+    return extract(m.group("first"), item.kind, item.labels, item.options, question=item.question).choice != label
+
+
+# a black-box check of 2026-12-06 (rev34): a finding named as gone, or of an earlier study ("The right lower lobe
+# consolidation has resolved.", "The left renal mass has been resected.", "Previously enlarged, now normal.", read yes,
+# sure): the finding named is not there now
+#: a longer reply says what has gone of other things ("... the rim of thrombus that was there before has largely
+#: disappeared", "the sac has gone from 2.1 cm to 2.9 cm", read from the corpus)
+_GONE_WORDS = 25
+_GONE = re.compile(r"(?i)\b(?:has|have|had)[ \t]+(?:[\w\-]+[ \t]+){0,2}?(?:resolved|cleared|regressed|disappeared|"
+                   r"been[ \t]+(?:resected|removed|reduced|drained|excised|evacuated|treated))\b|"
+                   r"\bnow[ \t]+(?:(?:\w+[ \t]+){0,2}?normal|resolved|gone|absent|reduced)\b|"
+                   r"\bno[ \t]+longer[ \t]+(?:present|seen|visible|there|evident|identified|apparent|detectable|"
+                   r"enlarged|dilated|displaced)\b")
+
+
+# a black-box check of 2026-12-06 (rev34): a denial scoped by a qualifier, then the finding itself ("No tension
+# pneumothorax. Small right apical pneumothorax.", "No large effusion; small bilateral effusions.", "No acute
+# abnormality; there is an old left MCA infarct.", read no, sure)
+_SCOPED_NO = re.compile(r"(?i)\A\W*no[ \t]+(?:tension|large(?:[\- ]volume)?|significant|acute|new|gross|sizeable|"
+                        r"substantial|major|massive|frank|definite|obvious|displaced)\b[^.;!?\n]*[.;,!\n]")
+
+
+def _scoped_denial(text: str, item: Item, label: str | None) -> bool:
+    """Whether a yes/no reply's no opens with a denial a qualifier scopes, and a later clause names what is asked
+    (any finding, to "any abnormality?") without a negation."""
+    if item.kind != "yesno" or not item.aliases or label != item.aliases["nope"] or len(text) > 1500:
+        return False
+    m = _SCOPED_NO.match(text)
+    if m is None:
+        return False
+    asked = asked_stems(item.question)
+    return any((said := finding_stems(clause)) and not CLAUSE_NEGATION.search(clause) and (
+        said & asked or _ANY_ABNORMALITY.search(item.question))
+        for clause in re.split(r"[.;,!?\n]", text[m.end():]))
+
+
+# a black-box check of 2026-12-06 (rev34): a count given in parts ("Two upper and two lower wisdom teeth.", "2 in the
+# maxilla, 2 in the mandible.", "Two wisdom teeth on each side.", read 2 of options 0/2/3/4, sure): the total is a sum
+# (not a step's, a question's or a heading's number: "### Step 4 — count\nTwo wisdom teeth, both in the mandible.")
+_COUNT_WORD = re.compile(r"(?i)(?<![\w.\-#])(?<!step )(?<!question )(?<!part )(?<!q)(?:\d+|"
+                         + "|".join(NUMBER_WORDS) + r")(?![\w.\-])")
+_PART_NAMED = re.compile(r"(?i)\b(?:left|right|upper|lower|top|bottom|maxill\w*|mandib\w*|side|jaw|each|both)\b")
+_PER_PART = re.compile(r"(?i)\b(?:each|per|either)[ \t]+(?:side|jaw|quadrant|arch|half|lung|kidney)\b")
+
+
+def _count_in_parts(text: str, item: Item, label: str | None) -> bool:
+    """Whether a reply to a question whose options are all counts gives two counts or more, or one per part, and does
+    not state the count read as the total ("4 — all four third molars are present, two in the maxilla and two in the
+    mandible.", "i see two lower wisdom teeth and one upper on the right, ..., so 3": the corpus)."""
+    if item.kind != "choice" or not item.options or not all(o.strip().isdigit() for o in item.options) \
+            or len(text) > 1500 or label is None:
+        return False
+    value = int((item.option_text(label) or "-1").strip())
+    said = rf"(?:{value}|{NUMBER_WORDS[value]})" if 0 <= value < len(NUMBER_WORDS) else rf"{value}"
+    if re.search(rf"(?i)(?:\bso[ \t]+|=[ \t]*|\btotal(?:[ \t]+of)?[ \t:]*|\ball[ \t]+|\banswer\W*|"
+                 rf"\b[A-E][.)][ \t]*|\bcount\W*){said}\b|\b{said}[ \t]+in[ \t]+(?:total|all)\b", text):
+        return False
+    if _PER_PART.search(text):
+        return True
+    if re.match(rf"(?i)[\W_]*{said}(?=[ \t]*(?:[,.:;\n\u2014\u2013\-]|\Z))", text):
+        return False  # ("4 — all four third molars ..., two in the maxilla and two in the mandible.")
+    # ("there are 4 wisdom teeth, two upper and two lower": the count and its noun in a clause that names no part;
+    # not "The right side has 2 wisdom teeth and the left side has 2.")
+    for m in re.finditer(rf"(?i)\b{said}[ \t]+(?:wisdom[ \t]+teeth|third[ \t]+molars|teeth|molars)\b", text):
+        start = max(text.rfind(c, 0, m.start()) for c in ",;.:\n\u2014") + 1
+        ends = [i for i in (text.find(c, m.end()) for c in ",;.:\n\u2014") if i >= 0]
+        if not _PART_NAMED.search(text[start:min(ends, default=len(text))]):
+            return False
+    boths = len(re.findall(r"(?i)\bboth\b", text))  # ("both upper and both lower"; not "Two, both in the mandible")
+    return len(_COUNT_WORD.findall(text)) + (boths if boths > 1 else 0) > 1
 
 
 def _range_across(text: str, item: Item) -> bool:

@@ -159,7 +159,19 @@ def is_truncated(text: str) -> bool:
         return True  # held-out batch 181: "... the line of the bone there seems a little": what it seems is cut off
     if _CUT_PLACE.search(t):
         return True  # held-out batch 186: "The opacity is in the left lower": the place's noun is cut off
+    if len(t.split()) <= _CUT_SEEN_WORDS and _CUT_SEEN.search(t):
+        return True  # a black-box check of 2026-12-06: "There is a", "I see no": what is seen is cut off
     return words[-1].lower() in lexicon.FUNCTION_WORDS and len(text.split()) > 3
+
+# a black-box check of 2026-12-06 (rev34): what is there or seen, cut off before it is named ("There is a", "I see
+# no", "No, there is", "There is some", "There is a small", read yes or no, sure; even in three words, which a
+# function word alone does not count as cut off)
+#: (only in a short reply: "No, the fracture is not displaced; ..., though there is a small" has answered, the corpus)
+_CUT_SEEN_WORDS = 8
+_CUT_SEEN = re.compile(r"(?i)(?:\b(?:there[ \t]+(?:is|are)|there's|I[ \t]+(?:can[ \t]+)?see|"
+                       r"(?:it|this|image|film|scan)[ \t]+shows?)[ \t]+(?:a|an|the|some|any|no)|"
+                       r"\b(?:a|an|some)[ \t]+(?:small|large|tiny|subtle|thin|mild|moderate|big|minimal|little|few|"
+                       r"trace))\Z")
 
 # held-out batch 186: "The opacity is in the left lower": a side and a zone after "in the", with nothing after it and
 # no mark, where the lobe or zone it names is cut off (not "on the left", "the lower left", "rather than the lower",
