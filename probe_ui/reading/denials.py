@@ -194,7 +194,8 @@ def denied_in_place(text: str, item: Item, label: str | None, *, declared: bool 
 # a reply that is one checklist entry whose verdict is normal, negative or false ("Proliferative: no.", "Left kidney:
 # normal.", "Radius: intact.", "Pneumothorax: false", "correctly oriented: false"), a black-box check of 2026-12-06
 # (rev33: 30 such replies read sure, most as the very option they rule out)
-_VERDICT_ENTRY = re.compile(r"(?i)\A[\s*_>#\-]*(?P<key>[^:=\n\u2192.;!?]{1,40}?)[ \t*_]*(?::|=|\u2192|->)[ \t*_]*"
+_VERDICT_ENTRY = re.compile(r"(?i)\A[\s*_>#\-]*(?P<key>[^\s:=\u2192.;!?][^:=\n\u2192.;!?]{0,39}?)[ \t*_]*"
+                            r"(?::|=|\u2192|->)[ \t*_]*"
                             r"(?P<verdict>no|none|nil|absent|normal|unremarkable|intact|clear|fine|ok(?:ay)?|false|0|"
                             r"negative|not[ \t]+seen|within[ \t]+normal[ \t]+limits|wnl)[ \t*_]*[.!]?[ \t*_]*\Z")
 # the names of an answer field ("Answer: none", "Final diagnosis: normal"), which bring the answer itself

@@ -1922,10 +1922,12 @@ _BETWEEN = re.compile(r"(?i)\bbetween\b[^.!?;\n]*?\band\b")
 
 # two answers held as one: "pulmonary edema and pneumonia together", "both A and C", "a combination of edema and
 # pneumonia", "edema as well as pneumonia"; the stretch that must name both
-_TOGETHER = re.compile(r"(?i)(?P<span>\bboth\s+(?:[^.!?;\n]{1,60}?)\band\s+(?:[\w\-]+\s*){1,4}|"
-                       r"(?:[\w\-]+\s+){1,5}and\s+(?:[\w\-]+\s+){1,5}together\b|"
-                       r"\bcombination\s+of\s+(?:[^.!?;\n]{1,60}?)\band\s+(?:[\w\-]+\s*){1,4}|"
-                       r"(?:[\w\-]+\s+){1,4}as\s+well\s+as\s+(?:[\w\-]+\s*){1,4})")
+# (each word starts with a letter or digit and the stretch at a word's start: "-" * 100,000 read whole was searched
+# again from each dash, minutes)
+_TOGETHER = re.compile(r"(?i)(?P<span>\bboth\s+(?:[^.!?;\n]{1,60}?)\band\s+(?:\w[\w\-]*\s*){1,4}|"
+                       r"(?<![\w\-])(?:\w[\w\-]*\s+){1,5}and\s+(?:\w[\w\-]*\s+){1,5}together\b|"
+                       r"\bcombination\s+of\s+(?:[^.!?;\n]{1,60}?)\band\s+(?:\w[\w\-]*\s*){1,4}|"
+                       r"(?<![\w\-])(?:\w[\w\-]*\s+){1,4}as\s+well\s+as\s+(?:\w[\w\-]*\s*){1,4})")
 
 
 def _two_together(text: str, item: Item, label: str | None) -> bool:
