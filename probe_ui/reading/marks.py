@@ -185,7 +185,9 @@ _PERCENT = re.compile(r"(?<![\w.])(\d{1,3}(?:[.,]\d+)?)[ \t]*%")
 _ENTRY_SPLIT = re.compile(r"[\n;,](?![ \t]*\d)")
 # (or a letter whose likelihood alone follows it, in brackets or not: "B (30%), C (25%), D (25%), A (20%)", read A
 # from its last letter, sure, a black-box check of 2026-12-06; "A 5%, B 80%, C 10%, D 5%")
-_LETTER_ENTRY = re.compile(r"[ \t>*_\-\u2022|]*[(\[]?([A-Z])(?:[)\].:]|[ \t]*[\-\u2013\u2014]|"
+# (after a heading of the list, "Probabilities: A 45%, B 40%, ...", the corpus)
+_LETTER_ENTRY = re.compile(r"[ \t>*_\-\u2022|]*(?:[A-Za-z][\w ]{0,30}:[ \t]*)?[(\[]?([A-Z])(?:[)\].:]|"
+                           r"[ \t]*[\-\u2013\u2014]|"
                            r"(?=[ \t]*(?:\([ \t]*\)|\[[ \t]*\])?[ \t.]*\Z))")
 #: how far the leading likelihood must be ahead: at least twice the next one ("60 %" beside "15 %"; not "55 %" beside
 #: "45 %")
