@@ -16,7 +16,7 @@ import re
 
 from probe_ui.reading.cleaning import phrase_regex
 from probe_ui.reading.foreign_denials import AFTER_NAME
-from probe_ui.reading.item import Item
+from probe_ui.reading.item import Item, read_alone
 from probe_ui.reading.letters import lone_letter
 from probe_ui.reading.presence import another_finding, asked_stems, finding_stems
 from probe_ui.reading.structured import ANSWER_KEYS
@@ -258,11 +258,9 @@ def judged_otherwise(text: str, item: Item, label: str | None) -> bool:
     liver as cirrhotic." read yes to "Is the liver cirrhotic?"; not "I wouldn't call it cardiomegaly.", read no)."""
     if label is None or len(text) > 2000:
         return False
-    from probe_ui.reading.answers import extract  # the reader itself (it imports this module)
-
     for m in _JUDGED_NOT.finditer(text):
         end = _CLAUSE_END.search(text, m.end())
         judged = text[m.end():end.start() if end else len(text)].strip()
-        if judged and extract(judged, item.kind, item.labels, item.options, question=item.question).choice == label:
+        if judged and read_alone(judged, item).choice == label:
             return True
     return False

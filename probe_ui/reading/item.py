@@ -10,9 +10,13 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from probe_ui.reading import lexicon, synonyms
 from probe_ui.reading.cleaning import norm
+
+if TYPE_CHECKING:
+    from probe_ui.reading.answers import Answer
 
 # "Nope" and "Yep" are the words no and yes themselves, whatever the question; read anywhere a label word is read.
 _YESNO_SLANG = {"nope": "no", "nah": "no", "yep": "yes", "yeah": "yes", "yup": "yes"}
@@ -255,3 +259,11 @@ def canonical_item(kind: str, labels: tuple[str, ...], options: tuple[str, ...],
     item.words = [(norm(synonyms.canonical(w, narrow)), lab) for w, lab in item.words]
     item.narrow = narrow
     return item
+
+
+def read_alone(text: str, item: Item) -> Answer:
+    """``text`` read by the whole reader as a reply of its own to ``item`` (an opening, a closing, a clause, an entry,
+    the words after a verb): the one way the sureness checks and the denials ask what a part of a reply says."""
+    from probe_ui.reading.answers import extract  # the reader itself (it imports this module)
+
+    return extract(text, item.kind, item.labels, item.options, question=item.question)

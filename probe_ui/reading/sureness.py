@@ -78,7 +78,7 @@ from probe_ui.reading.declarations import last_declaration
 from probe_ui.reading.denials import answers_an_echo, denied_in_place, judged_otherwise, option_names, verdict_only
 from probe_ui.reading.foreign_denials import GLOSSED_NOT, NOT_AFTER, NOT_ANYWHERE, NOT_OPENING
 from probe_ui.reading.hedges import FOREIGN_HEDGE, HEDGE, RECOMMENDED, SELF_DOUBT, TORN
-from probe_ui.reading.item import Item
+from probe_ui.reading.item import Item, read_alone
 from probe_ui.reading.letters import lone_letter
 from probe_ui.reading.lexicon import fold_quotes
 from probe_ui.reading.marks import clear_lead, marks_against
@@ -379,9 +379,7 @@ def _held_apart(text: str, item: Item) -> bool:
     spans = held_answers(text)
     if len(spans) < 2:
         return False
-    from probe_ui.reading.answers import extract  # the reader itself (it imports this module)
-
-    read = {extract(x, item.kind, item.labels, item.options, question=item.question).choice for x in spans}
+    read = {read_alone(x, item).choice for x in spans}
     return len(read - {None}) > 1
 
 
@@ -454,14 +452,12 @@ def _answer_per_part(text: str, item: Item) -> bool:
     not one for the question."""
     if len(text) > _PART_CHARS or not any(c in text for c in ":\u2192>="):
         return False
-    from probe_ui.reading.answers import extract  # the reader itself (it imports this module)
-
     read: dict[str, str] = {}
     for m in _PART_ENTRY.finditer(text):
         key = m.group("key").casefold().split()
         if not key or not set(key) & _PART_WORDS:  # (not "Step 1: ... Step 2: ... Final: A", read from the corpus)
             continue
-        got = extract(m.group("val"), item.kind, item.labels, item.options, question=item.question).choice
+        got = read_alone(m.group("val"), item).choice
         if got is not None:
             read[" ".join(key)] = got
     return len(set(read.values())) > 1
@@ -1201,9 +1197,7 @@ def _opening_alone(text: str, item: Item) -> Answer | None:
         return None  # (nor an answer supposed: "Option D would be the default in a normal study, and ...")
     if _BODY_DOUBT.search(text, len(text) - len(rest) + len(opening)):
         return None  # a review of 6ce9d37: "Hemangioma. ... FNH looks just the same ..., and I couldn't separate them"
-    from probe_ui.reading.answers import extract  # the reader itself (it imports this module)
-
-    return extract(opening, item.kind, item.labels, item.options, question=item.question)
+    return read_alone(opening, item)
 
 
 # how an answer a long reply opens with begins: a verdict's field ("Most likely diagnosis:", not "Excluded:" or
@@ -1257,9 +1251,7 @@ def _closes_with(text: str, item: Item, method: str, label: str | None) -> bool:
     closing = sentences[-1].strip()
     if len(closing.split()) > _OPENING_WORDS or _SUPPOSING.search(closing):
         return False
-    from probe_ui.reading.answers import extract  # the reader itself (it imports this module)
-
-    alone = extract(closing, item.kind, item.labels, item.options, question=item.question)
+    alone = read_alone(closing, item)
     return alone.choice == label and alone.sure and alone.method != "question_subject"
 
 
@@ -1730,9 +1722,7 @@ def _settled_reversal(text: str, item: Item, label: str | None) -> bool:
     if not before.endswith((".", "!")) or len(re.findall(r"[^\W\d_]+", previous)) < _PREVIOUS_WORDS \
             or rejected_by_name(text[last_cue:start], item, label):
         return False
-    from probe_ui.reading.answers import extract  # the reader itself (it imports this module)
-
-    alone = extract(said, item.kind, item.labels, item.options, question=item.question)
+    alone = read_alone(said, item)
     if alone.method == "bare":  # the letter with its own option's text and nothing else ("**A. Psoriasis.**")
         own = [phrase_regex(opt) for opt, lab in item.option_map if lab == label]
         if not any(p.sub("", said).strip(_AROUND_LETTER + " .!") == label for p in own):
@@ -1804,11 +1794,9 @@ def _first_answer_after_reversal(text: str, item: Item, label: str | None) -> bo
     # but")
     first, last = min(s for s, _ in cues), max(e for _, e in cues)
     before = _I_AM.sub("", text[:first])
-    from probe_ui.reading.answers import extract  # the reader itself (it imports this module)
-
     if before.strip(" \t\n*_\"'>") and not _TO_THE_USER.search(before) \
             and not _STILL_OPEN.search(text, last) and not _EARLIER_ANSWER.search(text) and all(
-            extract(_LEAD_IN.sub("", p), item.kind, item.labels, item.options, question=item.question).method == "none"
+            read_alone(_LEAD_IN.sub("", p), item).method == "none"
             for p in (before, text[first:last])):
         # batch 87: "The effusion is actually on the left, not the right — ... So yes.": one cue, nothing named
         # before it (not even two answers: "Yes, no acute abnormality... sorry, I meant no."), so it takes back no
@@ -1819,19 +1807,18 @@ def _first_answer_after_reversal(text: str, item: Item, label: str | None) -> bo
         # batch 75: the answer stated, then an apology or a second look, then the same answer restated ("No — I'm
         # sorry for the mix-up. It's an ultrasound image, not an X-ray.", "No. Upon review this is a CT of the
         # abdomen, not the brain."): one answer, said before and after, and no other named
-        said = {extract(_LEAD_IN.sub("", p), item.kind, item.labels, item.options, question=item.question).choice
+        said = {read_alone(_LEAD_IN.sub("", p), item).choice
                 for p in (before, text[first:])}
         return said == {label} and not (named_in(text, item) - {label} if item.kind != "yesno" else False) and \
             not _EARLIER_ANSWER.search(text) and all(_TO_THE_EARLIER_TURN.search(text, a, b) for a, b in cues) and \
-            extract(_LEAD_IN.sub("", text[first:last]), item.kind, item.labels, item.options,
-                    question=item.question).choice is None
+            read_alone(_LEAD_IN.sub("", text[first:last]), item).choice is None
 
     # each part read as a whole: without the "Although," or "but" that led into the cue, which would leave it cut off
     # ("I'd agree with the physician: pleural effusion. Although, looking again, ..." names B before the cue)
     parts = [p for p in (_LEAD_IN.sub("", part) for part in (before, text[first:last])) if p.strip()]
     if any(len(p) >= len(text) for p in parts):  # the cues span the whole reply: nothing shorter to read
         return False
-    return all(extract(p, item.kind, item.labels, item.options, question=item.question).choice is None for p in parts)
+    return all(read_alone(p, item).choice is None for p in parts)
 
 
 def _ends_otherwise(text: str, item: Item, label: str | None) -> bool:
@@ -1862,12 +1849,10 @@ def _concludes_otherwise(text: str, item: Item, label: str) -> bool:
     sentences = _sentences(text)
     if len(sentences) < 2:
         return False
-    from probe_ui.reading.answers import extract  # the reader itself (it imports this module)
-
     # (the last, or the one before a closing recommendation: "Therefore, there is no pleural effusion. I'd recommend
     # an ultrasound if there is ongoing doubt.", a review of 6ce9d37)
     for closing in reversed(sentences[-2:] if len(sentences) > 2 else sentences[-1:]):
-        alone = extract(closing, item.kind, item.labels, item.options, question=item.question)
+        alone = read_alone(closing, item)
         if _CONCLUDING_SENTENCE.match(closing) and alone.choice not in (None, label) and alone.sure:
             return True  # (read sure: not "IMPRESSION: No acute disease." to "Is this a lateral view?")
         if alone.choice is not None:
@@ -2038,15 +2023,13 @@ def _only_as_a_meaning(text: str, item: Item, label: str) -> bool:
     146): the reply offers it as one meaning of what it sees, or a thing to check, not as its answer. Not where the
     reply states the answer elsewhere too ("Elderly. Severe osteopenia, which could mean osteoporosis.": the meaning
     names nothing)."""
-    from probe_ui.reading.answers import extract  # the reader itself (it imports this module)
-
     spans = [m.group(1) for p in (_MAY_MEAN, _WORTH_ASKING) for m in p.finditer(text)]
     if not spans:
         return False
     rest = _WORTH_ASKING.sub(" ", _MAY_MEAN.sub(" ", text))
     if label in named_in(rest, item):
         return False
-    return any(extract(span, item.kind, item.labels, item.options, question=item.question).choice == label
+    return any(read_alone(span, item).choice == label
                for span in spans if span.strip())
 
 
@@ -2069,8 +2052,6 @@ def _only_supposed_if(text: str, item: Item, label: str) -> bool:
     """A reading from where the answer's words occur that occur only in what the reply supposes ("Orientation is
     checked by ... the side marker: if both axes are inverted, the image has been rotated 180 degrees.", held-out
     batch 155): a rule of how to tell, not what this image shows. Not where the rest of the reply reads the same."""
-    from probe_ui.reading.answers import extract  # the reader itself (it imports this module)
-
     spans = condition_spans(text)
     # (from a turn before the "if": "B, but consider an MRI if symptoms persist" supposes only the MRI)
     trailing = [(max([t.end() for t in _TURN_TO_CASE.finditer(text, m.start(), m.start("if"))], default=m.start()),
@@ -2083,8 +2064,7 @@ def _only_supposed_if(text: str, item: Item, label: str) -> bool:
     # supposed whole (each span holds its "if", so the reading of the rest, which asks this again, asks of fewer)
     spans = [(a, a + (m.start() if (m := _TURN_TO_CASE.search(text[a:b])) else b - a)) for a, b in spans] + trailing
     rest = mask_spans(text, spans)
-    return not rest.strip(" \t\n.,;:!?*_") or extract(rest, item.kind, item.labels, item.options,
-                                                     question=item.question).choice != label
+    return not rest.strip(" \t\n.,;:!?*_") or read_alone(rest, item).choice != label
 
 
 # an option that says none of the others is so ("Neither hip", "None of the above", "No fracture")
@@ -2185,11 +2165,9 @@ def _read_otherwise_in_english(text: str, item: Item, method: str, label: str | 
     english = lexicon.translate(text)
     if english == text or getattr(_ENGLISH_CHECK, "active", False):
         return False  # (nor again inside the reading of that English: one pass, whatever the glosses give)
-    from probe_ui.reading.answers import extract  # the reader itself (it imports this module)
-
     _ENGLISH_CHECK.active = True
     try:
-        found = extract(english, item.kind, item.labels, item.options, question=item.question).choice
+        found = read_alone(english, item).choice
         return found not in (None, label)
     finally:
         _ENGLISH_CHECK.active = False
@@ -3305,9 +3283,7 @@ def _not_ranked_first(text: str, item: Item, label: str | None) -> bool:
     m = _RANKED.search(text[:3000])
     if m is None or label is None:
         return False
-    from probe_ui.reading.answers import extract  # the reader itself (it imports this module)
-
-    return extract(m.group("first"), item.kind, item.labels, item.options, question=item.question).choice != label
+    return read_alone(m.group("first"), item).choice != label
 
 
 # a black-box check of 2026-12-06 (rev34): a finding named as gone, or of an earlier study ("The right lower lobe
@@ -3382,11 +3358,8 @@ def _count_in_parts(text: str, item: Item, label: str | None) -> bool:
 
 def _range_across(text: str, item: Item) -> bool:
     """A value read from a range whose two ends, each with the unit, read as two different options."""
-    from probe_ui.reading.answers import extract  # the reader itself (it imports this module)
-
     for m in _RANGE.finditer(text):
-        ends = {extract(f"{m.group(n)} {m.group('unit')}", item.kind, item.labels, item.options,
-                        question=item.question).choice for n in ("a", "b")}
+        ends = {read_alone(f"{m.group(n)} {m.group('unit')}", item).choice for n in ("a", "b")}
         if len(ends) > 1:
             return True
     return False
