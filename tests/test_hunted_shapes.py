@@ -107,8 +107,13 @@ def _read(reply: str, item: str) -> tuple[str | None, bool]:
     ("No acute abnormality; there is an old left MCA infarct.", "yn:abn"),
     # a count given in parts
     ("Two upper and two lower wisdom teeth.", "teeth"), ("Two wisdom teeth on each side.", "teeth"),
+    # (the count closing its sentence: "2." was not counted)
+    ("Upper jaw: 2. Lower jaw: 2.", "teeth"), ("Upper jaw: 2, lower jaw: 2.", "teeth"),
     # cut off before what is seen is named
     ("There is a", "yn:ptx"), ("I see no", "yn:ptx"), ("There is a small", "yn:fracture"),
+    # an answer given grudgingly, "if anything" opening the reply (a trailing word boundary after the comma kept it
+    # from matching)
+    ("If anything, atelectasis.", "dx"),
     # a yes, then a mimic it could be
     ("Yes, there is a thin pleural line at the apex, although this could also represent a skin fold.", "yn:ptx"),
 ])
@@ -143,6 +148,9 @@ def test_a_reply_in_a_hunted_shape_is_no_sure_reading(reply: str, item: str) -> 
     ("Yes, there is.", "yn:ptx", "yes"),
     ("Yes there is", "yn:ptx", "yes"),
     ("No effusion. Normal apart from mild cardiomegaly.", "yn:effusion", "no"),
+    ("4.", "teeth", "D"), ("2.", "teeth", "B"), ("Step 4. Count: 4.", "teeth", "D"),
+    ("4 — all four present, two in the maxilla and two in the mandible.", "teeth", "D"),
+    ("Far from it — if anything, the heart is small.", "yn:heart", "no"),
 ])
 def test_a_reply_in_a_near_shape_keeps_its_reading(reply: str, item: str, choice: str | None) -> None:
     got, sure = _read(reply, item)

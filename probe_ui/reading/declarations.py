@@ -45,7 +45,9 @@ _DECL_PREFIX = re.compile(
     # Why not the other options"); not a rank, a first look or someone else's ("Less likely: A. ...", "## First
     # impression: **C. ...**", "## The physician's answer: **C. Metastasis**", a review of 171's rules), nor a
     # revision's label, which the revision rules read ("Revised answer: D. Normal study")
-    r"(?:\A|(?<=\n))[ \t]*(?:\#{1,6}[ \t]+)?(?![^\n:]*\b(?:first|initial|preliminary|provisional|differential|"
+    # (the runs of spaces taken whole, so a line of 10,000 tabs is not scanned again from each of them)
+    r"(?:\A|(?<=\n))[ \t]*(?![ \t])(?:\#{1,6}[ \t]+(?![ \t]))?"
+    r"(?![^\n:]*\b(?:first|initial|preliminary|provisional|differential|"
     r"excluded|ruled|not|other|alternatives?|physician|doctor|colleague|your|their|suggested|original|earlier|"
     r"previous|less|least|unlikely|second|runner|also|possible|pitfall|mimic|revised|corrected|amended|updated|"
     r"answer)\b)(?=[^\n:]*\b(?:location|site|side|level|grade|type|phase|category|classification|finding|diagnosis|"

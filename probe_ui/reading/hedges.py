@@ -63,7 +63,7 @@ SELF_DOUBT = re.compile(
     # a hostile review of 59cdb8a: "Hmm, tough. B, cytotoxic edema.", "Tough call - B.", "It's a tricky one: B." (a
     # sentence that says only so; not "I don't think it's a close call", nor "Hard, calcified mass"), and "Nothing
     # argues against pneumonia, but nothing argues for it either." (no more said for it than against it)
-    r"(?:\A|(?<=[.!?\n]))[\s*_]*(?:hmm+[,.]?\s+)?(?:(?:a|that's\s+a|this\s+is\s+a|it's\s+a)\s+)?"
+    r"(?:\A|(?<=[.!?\n])(?<![.!?\n]\n)(?<!\n\r\n))[\s*_]*(?:hmm+[,.]?\s+)?(?:(?:a|that's\s+a|this\s+is\s+a|it's\s+a)\s+)?"
     r"(?:tough|tricky|hard|difficult)(?:\s+(?:call|one))?\s*[.!:\u2013\u2014\-]|"
     r"\bnothing\s+(?:argues|speaks|points)\s+(?:for|to(?:wards?)?)\s+(?:it|that|this|them)\s+either\b|"
     # held-out batch 172: "red is closer. or blue, ..., no idea really" (no idea, a clause of its own: not "no idea why
@@ -92,7 +92,7 @@ SELF_DOUBT = re.compile(
 #: ... by that definition the answer would be yes.")
 TORN = re.compile(r"(?i)\bI(?:'m|\s+am)\s+(?:still\s+|honestly\s+|really\s+|a\s+bit\s+|somewhat\s+|genuinely\s+)?"
                   r"torn\b|"
-                  r"(?:\A|[.!?:\n])[\s*_#>\-]*(?:the\s+answer\s+is\s+|it's\s+|it\s+is\s+)?(?:both\s+)?"
+                  r"(?:\A|[.!?:]|(?<![.!?:\n])(?<!\n\r)\n)[\s*_#>\-]*(?:the\s+answer\s+is\s+|it's\s+|it\s+is\s+)?(?:both\s+)?"
                   r"(?:yes[ \t]+and[ \t]+no|no[ \t]+and[ \t]+yes)\b(?![ \t]+(?:questions?|answers?|format)\b)|"
                   r"\bI\s+keep\s+(?:going|flipping|switching|coming)\s+back\s+and\s+forth\b|"
                   r"\bI(?:'m|\s+am)\s+(?:still\s+)?(?:going|flipping|switching)\s+back\s+and\s+forth\b|"
@@ -157,7 +157,7 @@ HEDGE = re.compile(
     # 2 mm")
     # ("if anything" closing its clause, or opening the reply; not "Far from it — if anything, the spleen is on the
     # small side.", which only strengthens a no: read from the corpus)
-    r"if\s+anything(?=\s*(?:[.;!)]|\Z))|(?<=\A)if\s+anything,|at\s+most(?=\s*(?:[.;!)]|\Z))|at\s+a\s+(?:push|stretch|pinch)|"
+    r"if\s+anything(?=\s*(?:[.;!)]|\Z))|(?<=\A)if\s+anything(?=\s*,)|at\s+most(?=\s*(?:[.;!)]|\Z))|at\s+a\s+(?:push|stretch|pinch)|"
     r"for\s+(?:lack|want)\s+of\s+(?:a\s+|any(?:thing)?\s+)?better|shot\s+in\s+the\s+dark|allegedly|"
     r"50[ \t]*[:/][ \t]*50(?![\d.])|"
     # (what only seems so at first, closing the reply: "Looks like a CT at first glance.", "It looks like yes at first

@@ -3324,7 +3324,7 @@ def _scoped_denial(text: str, item: Item, label: str | None) -> bool:
 # maxilla, 2 in the mandible.", "Two wisdom teeth on each side.", read 2 of options 0/2/3/4, sure): the total is a sum
 # (not a step's, a question's or a heading's number: "### Step 4 — count\nTwo wisdom teeth, both in the mandible.")
 _COUNT_WORD = re.compile(r"(?i)(?<![\w.\-#])(?<!step )(?<!question )(?<!part )(?<!q)(?:\d+|"
-                         + "|".join(NUMBER_WORDS) + r")(?![\w.\-])")
+                         + "|".join(NUMBER_WORDS) + r")(?![\w\-]|\.\d)")
 _PART_NAMED = re.compile(r"(?i)\b(?:left|right|upper|lower|top|bottom|maxill\w*|mandib\w*|side|jaw|each|both)\b")
 _PER_PART = re.compile(r"(?i)\b(?:each|per|either)[ \t]+(?:side|jaw|quadrant|arch|half|lung|kidney)\b")
 
