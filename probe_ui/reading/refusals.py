@@ -337,6 +337,11 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
      r"|" + sentence_lead() + r"(?:the\s+)?[\w\-]+\s+" + _IMAGE + r"\s+(?:is\s+|was\s+)?(?:not|un)\s*(?:available|"
      r"attached|provided|loaded|received|included)\b"
      r"|\b" + _IMAGE + r"\s+(?:did\s+not|didn't|failed\s+to)\s+(?:load|come\s+through|upload|attach|display)\b"
+     # held-out batch 192: "sorry, picture is missing" (missing itself, or from the message; not "the image is missing
+     # the lung bases", a part cut off)
+     r"|\b" + _IMAGE + r"\s+(?:is\s+|was\s+|seems\s+to\s+be\s+|appears\s+to\s+be\s+)?missing"
+     r"(?=[ \t]*(?:[.,;:!\u2013\u2014]|\Z)|\s+(?:from|in)\s+(?:the|your|this|my)\s+(?:message|chat|conversation|"
+     r"thread|post|request|upload)\b)"
      # batch 18: "image not loading", "the picture won't open"
      # batch 41: "sorry, the picture wont load on my side" (no apostrophe)
      r"|\b" + _IMAGE + r"\s+(?:is\s+|was\s+)?(?:not|n't|won't|wont|will\s+not)\s+(?:loading|load|opening|open|"
