@@ -13,7 +13,15 @@ from helpers import run_cli, store_replies, write_png, write_preset
 
 from probe_ui.cli import main
 from probe_ui.scoring import ScoringError, score_run, scored_answers
-from probe_ui.scoring.review import ReviewError, judge_agreement, pending_html, settle, settler_agreement, to_review
+from probe_ui.scoring.review import (
+    ReviewError,
+    judge_agreement,
+    kappa_words,
+    pending_html,
+    settle,
+    settler_agreement,
+    to_review,
+)
 from probe_ui.store import Store, StoreError
 
 QUESTIONS = ["Is there a pleural effusion?", "Is there a pneumothorax?", "Is the heart enlarged?",
@@ -105,6 +113,10 @@ def test_two_clinicians_settle_independently_and_their_agreement_is_shown(run: t
     assert [d["response_id"] for d in agreement["disagreements"]] == [ids[2]]
     assert agreement["disagreements"][0]["readings"] == {"Dr Ames": "yes", "Dr Boyd": "no"}
     assert settler_agreement(scored_answers(store, "r").iloc[:0]) is None
+    # the report's section marks a kappa over fewer than 10 replies rough, as the terminal's words do
+    from probe_ui.views.report.cases import settled_section
+    html = settled_section(scored_answers(store, "r"))
+    assert "Dr Ames and Dr Boyd" in html and ">2, rough<" in html
 
 
 def test_each_clinician_can_score_with_only_her_own_settlements(run: tuple[Store, list[int], Path],
@@ -261,3 +273,14 @@ def test_every_doubt_the_reader_names_has_plain_words_for_the_review_card() -> N
     names = set(re.findall(r'found\.append\("([^"]+)"\)', inspect.getsource(sureness.doubts)))
     assert len(names) >= 15, names  # the pattern still finds them
     assert not names - set(DOUBTS), sorted(names - set(DOUBTS))
+
+
+@pytest.mark.parametrize(("k", "words"), [
+    # two replies: the bootstrap's interval only reflects how few there are, so it is marked rough, as accuracy is
+    ({"kappa": 0.333, "ci": [0.0, 0.333], "n": 2},
+     "kappa 0.33 (95% CI 0.00-0.33), 2 replies both read; rough: fewer than 10 replies"),
+    ({"kappa": 0.82, "ci": [0.61, 1.0], "n": 14}, "kappa 0.82 (95% CI 0.61-1.00), 14 replies both read"),
+    ({"kappa": None, "ci": None, "n": 0}, "kappa undefined (0 replies both read)"),
+])
+def test_a_kappa_over_few_replies_says_it_is_rough(k: dict[str, object], words: str) -> None:
+    assert kappa_words(k) == words

@@ -255,8 +255,14 @@ def pending_html(p: Pending, position: int, total: int) -> str:
 
 
 def kappa_words(k: dict[str, Any]) -> str:
-    """Cohen's kappa with its interval and n, in words ("kappa 0.82 (95% CI 0.61-1.00), 14 replies both read")."""
+    """Cohen's kappa with its interval and n, in words ("kappa 0.82 (95% CI 0.61-1.00), 14 replies both read").
+
+    Under :data:`stats.ROUGH_UNITS` replies it says "rough", as accuracy does: a bootstrap over two replies gives
+    "0.33 (95% CI 0.00-0.33)", an interval that only reflects how few there are."""
+    from probe_ui.stats import ROUGH_UNITS
+
     if k.get("kappa") is None:
         return f"kappa undefined ({k.get('n', 0)} replies both read)"
     ci = f" (95% CI {k['ci'][0]:.2f}-{k['ci'][1]:.2f})" if k.get("ci") else ""
-    return f"kappa {k['kappa']:.2f}{ci}, {k['n']} replies both read"
+    rough = f"; rough: fewer than {ROUGH_UNITS} replies" if k["n"] < ROUGH_UNITS else ""
+    return f"kappa {k['kappa']:.2f}{ci}, {k['n']} replies both read{rough}"

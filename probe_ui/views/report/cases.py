@@ -153,6 +153,7 @@ def reliability_figure(raw: pd.DataFrame) -> str:
 def settled_section(raw: pd.DataFrame) -> str:
     """Who settled which readings, how the clinicians agree with each other and with a judge model (issue 46)."""
     from probe_ui.scoring.review import judge_agreement, settler_agreement
+    from probe_ui.stats import ROUGH_UNITS
 
     votes = [v for v in raw["settled_by"] if isinstance(v, dict)]
     who = sorted({w for v in votes for w in v})
@@ -171,7 +172,9 @@ def settled_section(raw: pd.DataFrame) -> str:
         parts.append(grid_table(["who", "kappa", "95 % CI", "replies both read"], [
             wrap("tr", el("th", name, scope="row") + el("td", num(k["kappa"], 2), class_="num strong")
                  + el("td", f"{num(k['ci'][0], 2)} to {num(k['ci'][1], 2)}" if k.get("ci") else "–", class_="num")
-                 + el("td", k["n"], class_="num")) for name, k in rows], "grid kappa", 1)
+                 # (under ROUGH_UNITS replies the interval only reflects how few there are, as kappa_words says)
+                 + el("td", f"{k['n']}, rough" if k["n"] < ROUGH_UNITS else k["n"], class_="num"))
+                 for name, k in rows], "grid kappa", 1)
                      + para("Cohen's kappa over the replies both read (\"no answer\" is a reading of its own); 1 = "
                             "perfect agreement, 0 = what chance gives; 95 % CI: percentile bootstrap over replies.",
                             "method"))
